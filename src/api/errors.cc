@@ -1,0 +1,80 @@
+#include "api/errors.h"
+
+#include "api/wire_value.h"
+
+namespace monotable::api {
+namespace {
+
+struct ErrorType {
+  const char* type;
+  int http_status;
+  bool capital_message;  // SerializationException and TransactionCanceledException say "Message"
+};
+
+ErrorType TypeOf(ErrorCode code) {
+  constexpr const char* kDynamo = "com.amazonaws.dynamodb.v20120810#";
+  (void)kDynamo;
+  switch (code) {
+    case ErrorCode::kValidation: return {"com.amazon.coral.validate#ValidationException", 400, false};
+    case ErrorCode::kSerialization: return {"com.amazon.coral.service#SerializationException", 400, true};
+    case ErrorCode::kUnknownOperation: return {"com.amazon.coral.service#UnknownOperationException", 400, false};
+    case ErrorCode::kAccessDenied: return {"com.amazon.coral.service#AccessDeniedException", 400, false};
+    case ErrorCode::kUnrecognizedClient: return {"com.amazon.coral.service#UnrecognizedClientException", 400, false};
+    case ErrorCode::kInvalidSignature: return {"com.amazon.coral.service#InvalidSignatureException", 400, false};
+    case ErrorCode::kMissingAuthenticationToken:
+      return {"com.amazon.coral.service#MissingAuthenticationTokenException", 400, false};
+    case ErrorCode::kIncompleteSignature: return {"com.amazon.coral.service#IncompleteSignatureException", 400, false};
+    case ErrorCode::kThrottling: return {"com.amazon.coral.availability#ThrottlingException", 400, false};
+    case ErrorCode::kResourceNotFound: return {"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400, false};
+    case ErrorCode::kResourceInUse: return {"com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400, false};
+    case ErrorCode::kConditionalCheckFailed:
+      return {"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", 400, false};
+    case ErrorCode::kLimitExceeded: return {"com.amazonaws.dynamodb.v20120810#LimitExceededException", 400, false};
+    case ErrorCode::kItemCollectionSizeLimitExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400, false};
+    case ErrorCode::kTransactionCanceled:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400, true};
+    case ErrorCode::kTransactionConflict:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400, false};
+    case ErrorCode::kTransactionInProgress:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400, false};
+    case ErrorCode::kIdempotentParameterMismatch:
+      return {"com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400, false};
+    case ErrorCode::kDuplicateItem: return {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400, false};
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", 400, false};
+    case ErrorCode::kRequestLimitExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", 400, false};
+    case ErrorCode::kTrimmedDataAccess:
+      return {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400, false};
+    case ErrorCode::kExpiredIterator:
+      return {"com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400, false};
+    case ErrorCode::kRequestTooLarge: return {"com.amazon.coral.service#RequestEntityTooLargeException", 413, false};
+    default: return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500, false};
+  }
+}
+
+}  // namespace
+
+WireError ToWireError(const Status& status, const std::optional<Item>& item) {
+  ErrorType type = TypeOf(status.code());
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("__type");
+  w.String(type.type);
+  bool internal = type.http_status == 500;
+  const std::string& message = internal ? std::string("Internal server error") : status.message();
+  if (!message.empty()) {
+    w.Key(type.capital_message ? "Message" : "message");
+    w.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
+  }
+  if (item) {
+    w.Key("Item");
+    WriteItem(w, *item);
+  }
+  w.EndObject();
+  return {type.http_status, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+}  // namespace monotable::api

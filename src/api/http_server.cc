@@ -1,0 +1,181 @@
+#include "api/http_server.h"
+
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+namespace monotable::api {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr uint64_t kMaxBody = 16 * 1024 * 1024;
+constexpr auto kIdleTimeout = std::chrono::minutes(5);
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Service& service) : stream_(std::move(socket)), service_(service) {}
+
+  void Start() { ReadRequest(); }
+
+ private:
+  void ReadRequest() {
+    parser_.emplace();
+    parser_->body_limit(kMaxBody);
+    stream_.expires_after(kIdleTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+  }
+
+  void OnRead(beast::error_code ec) {
+    if (ec == http::error::body_limit) return SendTooLarge();
+    if (ec) return Close();
+    auto& req = parser_->get();
+    HttpRequestView view;
+    auto method = req.method_string();
+    view.method = std::string_view(method.data(), method.size());
+    auto header = [&](std::string_view name) -> std::string_view {
+      auto it = req.find(beast::string_view(name.data(), name.size()));
+      return it == req.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+    };
+    view.target = header("X-Amz-Target");
+    view.content_type = header("Content-Type");
+    view.origin = header("Origin");
+    view.cors_request_headers = header("Access-Control-Request-Headers");
+    view.cors_request_method = header("Access-Control-Request-Method");
+    view.body = std::move(req.body());
+    bool keep_alive = req.keep_alive();
+    unsigned version = req.version();
+
+    HttpResponse out;
+    try {
+      out = service_.Handle(view);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "monotable: request failed: %s\n", e.what());
+      out = InternalError();
+    }
+    auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(out.status), version);
+    for (auto& [name, value] : out.headers) res->set(name, value);
+    res->body() = std::move(out.body);
+    res->keep_alive(keep_alive);
+    res->prepare_payload();
+    http::async_write(stream_, *res, [self = shared_from_this(), res, keep_alive](beast::error_code ec, size_t) {
+      if (ec || !keep_alive) return self->Close();
+      self->ReadRequest();
+    });
+  }
+
+  static HttpResponse InternalError() {
+    HttpResponse out;
+    out.status = 500;
+    out.body = R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"})";
+    out.headers.emplace_back("Content-Type", "application/x-amz-json-1.0");
+    return out;
+  }
+
+  void SendTooLarge() {
+    auto res = std::make_shared<http::response<http::string_body>>(http::status::payload_too_large, 11);
+    res->set(http::field::content_type, "text/plain");
+    res->body() = "Request Entity Too Large";
+    res->keep_alive(false);
+    res->prepare_payload();
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code, size_t) { self->Close(); });
+  }
+
+  void Close() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.close();
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  Service& service_;
+};
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Impl(Service& s, ServerOptions o)
+      : service(s), options(std::move(o)), io(options.threads > 0 ? options.threads : 2), acceptor(io) {}
+
+  void Accept() {
+    acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+      if (ec == asio::error::operation_aborted) return;
+      if (!ec) {
+        socket.set_option(tcp::no_delay(true), ec);
+        std::make_shared<Session>(std::move(socket), service)->Start();
+      }
+      Accept();
+    });
+  }
+
+  Service& service;
+  ServerOptions options;
+  asio::io_context io;
+  tcp::acceptor acceptor;
+};
+
+HttpServer::HttpServer(Service& service, ServerOptions options)
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {
+  if (impl_->options.threads <= 0) {
+    impl_->options.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+}
+
+HttpServer::~HttpServer() = default;
+
+Status HttpServer::Listen() {
+  beast::error_code ec;
+  auto address = asio::ip::make_address(impl_->options.host, ec);
+  if (ec) {
+    tcp::resolver resolver(impl_->io);
+    auto results = resolver.resolve(impl_->options.host, std::to_string(impl_->options.port), ec);
+    if (ec || results.empty()) return Status::Io("cannot resolve host " + impl_->options.host);
+    address = results.begin()->endpoint().address();
+  }
+  tcp::endpoint endpoint(address, impl_->options.port);
+  auto& acceptor = impl_->acceptor;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Status::Io("cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) + ": " +
+                      ec.message());
+  }
+  return Status::Ok();
+}
+
+uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void HttpServer::Run() {
+  impl_->Accept();
+  // SIGINT/SIGTERM stop the server gracefully: no new connections, then the I/O loop ends.
+  asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
+  signals.async_wait([this](beast::error_code ec, int) {
+    if (!ec) Stop();
+  });
+  std::vector<std::thread> threads;
+  for (int i = 1; i < impl_->options.threads; ++i) threads.emplace_back([this] { impl_->io.run(); });
+  impl_->io.run();
+  for (auto& t : threads) t.join();
+}
+
+void HttpServer::Stop() {
+  asio::post(impl_->io, [this] {
+    beast::error_code ignored;
+    impl_->acceptor.close(ignored);
+    impl_->io.stop();
+  });
+}
+
+}  // namespace monotable::api

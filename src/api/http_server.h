@@ -1,0 +1,39 @@
+// HttpServer: HTTP/1.1 keep-alive front end (Boost.Beast) over a Service.
+//
+// Contract: Listen() binds (port 0 picks a free port, see port()); Run() serves on `threads`
+// I/O threads until Stop() (safe from any thread or a signal handler via asio). Requests on one
+// connection are answered in order; a body over 16 MiB gets 413 and the connection is closed;
+// idle connections are closed after 5 minutes. A failure inside an operation (an exception)
+// answers 500 InternalServerError for that request only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "api/service.h"
+
+namespace monotable::api {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8000;
+  int threads = 0;  // 0: one per core
+};
+
+class HttpServer {
+ public:
+  HttpServer(Service& service, ServerOptions options);
+  ~HttpServer();
+
+  Status Listen();
+  uint16_t port() const;
+  void Run();
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace monotable::api

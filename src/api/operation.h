@@ -1,0 +1,44 @@
+// Operation: one DynamoDB API action, as the dispatch table sees it.
+//
+// Each operation lives in its own file under src/api/ops/ and defines its input shape (checked
+// generically before it runs, see shape.h), an optional `validate` step for the cross-field
+// rules DynamoDB applies after the shape checks, and `run`, which reads the checked request,
+// calls the table layer and writes the whole response object into `out`. On a non-OK Status
+// the response written so far is discarded and the error is sent instead.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <rapidjson/document.h>
+
+#include "api/shape.h"
+#include "api/wire_value.h"
+#include "table/database.h"
+
+namespace monotable::api {
+
+struct ServerIdentity {
+  std::string region = "us-east-1";
+  std::string account = "000000000000";
+};
+
+struct OperationContext {
+  table::Database& db;
+  const ServerIdentity& identity;
+  rapidjson::Document& request;
+  JsonWriter& out;
+  // Set by an operation whose error carries an item (ReturnValuesOnConditionCheckFailure).
+  std::optional<Item> error_item;
+};
+
+struct Operation {
+  std::string_view name;
+  std::shared_ptr<const Shape> shape;
+  Status (*validate)(OperationContext& ctx) = nullptr;
+  Status (*run)(OperationContext& ctx) = nullptr;
+};
+
+}  // namespace monotable::api

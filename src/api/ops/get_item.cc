@@ -1,0 +1,48 @@
+// GetItem: reads one item by its full primary key.
+#include "api/capacity.h"
+#include "api/item_request.h"
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "table/keys.h"
+
+namespace monotable::api {
+namespace {
+
+std::string ShapeText() {
+  return std::string(R"({"ReturnConsumedCapacity": )") + kReturnConsumedCapacityShape + R"(,
+         "AttributesToGet": {"type": "List", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255,
+                             "children": "String"},
+         "TableName": )" + kTableNameShape + R"(,
+         "Key": {"type": "Map<AttributeValue>", "notNull": true, "children": "AttrStruct<ValueStruct>"},
+         "ConsistentRead": "Boolean",
+         "ProjectionExpression": "String",
+         "ExpressionAttributeNames": )" + kExpressionNamesShape + "}";
+}
+
+Status Run(OperationContext& ctx) {
+  const auto& req = ctx.request;
+  MT_RETURN_IF_ERROR(CheckExpressionParams(req, {"ProjectionExpression"}, {"AttributesToGet"}));
+  MT_ASSIGN_OR_RETURN(Item key, DecodeItemMember(req, "Key"));
+  if (Member(req, "ProjectionExpression") || Member(req, "AttributesToGet")) {
+    return Status::Validation("Projections are not supported by this server yet");
+  }
+  MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
+  MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
+  MT_ASSIGN_OR_RETURN(auto item, ctx.db.GetItem(*table, key));
+  bool consistent = BoolMember(req, "ConsistentRead").value_or(false);
+  ctx.out.StartObject();
+  if (item) {
+    ctx.out.Key("Item");
+    WriteItem(ctx.out, *item);
+  }
+  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
+                        ReadUnits(item ? ItemSize(*item) : 0, consistent), true);
+  ctx.out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kGetItem{"GetItem", ParseShape(ShapeText()), nullptr, Run};
+
+}  // namespace monotable::api

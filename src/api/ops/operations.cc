@@ -1,0 +1,13 @@
+#include "api/ops/operations.h"
+
+namespace monotable::api {
+
+const std::vector<const Operation*>& AllOperations() {
+  static const std::vector<const Operation*> kAll = {
+      &kCreateTable, &kDescribeTable,     &kListTables,      &kDeleteTable, &kUpdateTable,
+      &kDescribeEndpoints, &kDescribeLimits, &kPutItem, &kGetItem, &kDeleteItem,
+  };
+  return kAll;
+}
+
+}  // namespace monotable::api

@@ -1,0 +1,69 @@
+// PutItem: creates or replaces an item, optionally under a condition.
+#include "api/capacity.h"
+#include "api/item_request.h"
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "api/write_condition.h"
+#include "table/keys.h"
+
+namespace monotable::api {
+namespace {
+
+std::string ShapeText() {
+  return std::string(R"({"ReturnConsumedCapacity": )") + kReturnConsumedCapacityShape +
+         R"(, "TableName": )" + kTableNameShape +
+         R"(, "Item": {"type": "Map<AttributeValue>", "notNull": true, "children": "AttrStruct<ValueStruct>"},
+         "ConditionalOperator": {"type": "String", "enum": ["OR", "AND"]},
+         "Expected": )" + kExpectedShape + R"(,
+         "ReturnValues": {"type": "String", "enum": ["ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"]},
+         "ReturnItemCollectionMetrics": {"type": "String", "enum": ["SIZE", "NONE"]},
+         "ConditionExpression": "String",
+         "ExpressionAttributeValues": )" + kExpressionValuesShape + R"(,
+         "ExpressionAttributeNames": )" + kExpressionNamesShape + R"(,
+         "ReturnValuesOnConditionCheckFailure": {"type": "String", "enum": ["ALL_OLD", "NONE"]}})";
+}
+
+Status Run(OperationContext& ctx) {
+  const auto& req = ctx.request;
+  MT_RETURN_IF_ERROR(CheckExpressionParams(req, {"ConditionExpression"}, {"Expected"}));
+  MT_ASSIGN_OR_RETURN(Item item, DecodeItemMember(req, "Item"));
+  std::string_view return_values = StringOr(req, "ReturnValues", "NONE");
+  if (return_values != "ALL_OLD" && return_values != "NONE") {
+    return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  size_t item_size = ItemSize(item);
+  if (item_size > 409600) return Status::Validation("Item size has exceeded the maximum allowed size");
+  MT_ASSIGN_OR_RETURN(WriteCondition condition, ParseWriteCondition(ctx));
+
+  MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
+  MT_RETURN_IF_ERROR(table::ValidateItemKeys(*table->description, item));
+  bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
+  std::optional<Item> failed_item;
+  auto result = ctx.db.Write(*table, item, [&](const Item* existing) -> Result<std::optional<Item>> {
+    if (condition) {
+      Status ok = condition(existing);
+      if (!ok.ok()) {
+        if (return_old_on_failure && existing) failed_item = *existing;
+        return ok;
+      }
+    }
+    return std::optional<Item>(item);
+  });
+  if (!result.ok()) {
+    ctx.error_item = std::move(failed_item);
+    return result.status();
+  }
+  ctx.out.StartObject();
+  WriteReturnedAttributes(ctx.out, return_values, result->old_item);
+  size_t old_size = result->old_item ? ItemSize(*result->old_item) : 0;
+  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
+                        WriteUnits(old_size, item_size), false);
+  ctx.out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kPutItem{"PutItem", ParseShape(ShapeText()), nullptr, Run};
+
+}  // namespace monotable::api

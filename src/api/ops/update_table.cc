@@ -1,0 +1,138 @@
+// UpdateTable: billing mode, provisioned throughput, table class, deletion protection, streams.
+// (GlobalSecondaryIndexUpdates arrive with secondary indexes, see issue #4.)
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "api/table_json.h"
+#include "api/table_request.h"
+
+namespace monotable::api {
+namespace {
+
+std::string ShapeText() {
+  std::string throughput = R"({"type": "FieldStruct<ProvisionedThroughput>", "children": {
+      "WriteCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1},
+      "ReadCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1}}})";
+  return R"({
+  "TableName": {"type": "String", "required": true, "tableName": true, "regex": "[a-zA-Z0-9_.-]+"},
+  "ProvisionedThroughput": )" + throughput + R"(,
+  "BillingMode": {"type": "String", "enum": ["PROVISIONED", "PAY_PER_REQUEST"]},
+  "GlobalSecondaryIndexUpdates": {"type": "List", "children": {"type": "ValueStruct<GlobalSecondaryIndexUpdate>",
+    "children": {"Update": "FieldStruct<UpdateGlobalSecondaryIndexAction>",
+                 "Create": "FieldStruct<CreateGlobalSecondaryIndexAction>",
+                 "Delete": "FieldStruct<DeleteGlobalSecondaryIndexAction>"}}},
+  "StreamSpecification": {"type": "FieldStruct<StreamSpecification>", "children": {
+    "StreamEnabled": {"type": "Boolean", "notNull": true},
+    "StreamViewType": {"type": "String", "enum": ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"]}}},
+  "SSESpecification": {"type": "FieldStruct<SSESpecification>", "children": {
+    "Enabled": "Boolean", "SSEType": {"type": "String", "enum": ["AES256", "KMS"]}, "KMSMasterKeyId": "String"}},
+  "TableClass": {"type": "String", "enum": ["STANDARD", "STANDARD_INFREQUENT_ACCESS"]},
+  "DeletionProtectionEnabled": "Boolean"
+})";
+}
+
+Status Invalid(const std::string& m) { return Status::Validation("One or more parameter values were invalid: " + m); }
+
+Status Validate(OperationContext& ctx) {
+  const auto& req = ctx.request;
+  const rapidjson::Value* gsi_updates = Member(req, "GlobalSecondaryIndexUpdates");
+  if (!Member(req, "ProvisionedThroughput") && !Member(req, "BillingMode") && !Member(req, "StreamSpecification") &&
+      (!gsi_updates || gsi_updates->Empty()) && !Member(req, "SSESpecification") && !Member(req, "TableClass") &&
+      !Member(req, "DeletionProtectionEnabled")) {
+    return Status::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
+        "SSESpecification or ReplicaUpdates is required");
+  }
+  if (StringOr(req, "BillingMode", "") == "PROVISIONED" && !Member(req, "ProvisionedThroughput")) {
+    return Invalid("ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
+  }
+  if (const auto* t = Member(req, "ProvisionedThroughput")) {
+    for (const char* which : {"ReadCapacityUnits", "WriteCapacityUnits"}) {
+      int64_t units = IntMember(*t, which).value_or(0);
+      if (units > 1000000000000LL) {
+        return Status::Validation("Given value " + std::to_string(units) + " for " + which + " is out of bounds");
+      }
+    }
+  }
+  if (gsi_updates && !gsi_updates->Empty()) {
+    return Status::Validation("GlobalSecondaryIndexUpdates are not supported by this server yet");
+  }
+  return Status::Ok();
+}
+
+Status Run(OperationContext& ctx) {
+  const auto& req = ctx.request;
+  std::string name = TableNameOf(req);
+  auto handle = ctx.db.catalog().Find(name);
+  if (!handle) return Status::NotFound("Requested resource not found: Table: " + name + " not found");
+  TableDescription table = *handle->description;
+  double now = NowEpochSeconds();
+
+  bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
+  std::string_view billing = StringOr(req, "BillingMode", "");
+  bool will_be_on_demand = billing.empty() ? on_demand : billing == "PAY_PER_REQUEST";
+  const rapidjson::Value* throughput = Member(req, "ProvisionedThroughput");
+  if (throughput && will_be_on_demand) {
+    return Invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+  }
+  if (throughput) {
+    Throughput wanted = ReadThroughput(throughput);
+    Throughput& current = table.throughput;
+    if (!on_demand && wanted.read_units == current.read_units && wanted.write_units == current.write_units) {
+      return Status::Validation(
+          "The provisioned throughput for the table will not change. The requested value equals the current value. "
+          "Current ReadCapacityUnits provisioned for the table: " + std::to_string(current.read_units) +
+          ". Requested ReadCapacityUnits: " + std::to_string(wanted.read_units) +
+          ". Current WriteCapacityUnits provisioned for the table: " + std::to_string(current.write_units) +
+          ". Requested WriteCapacityUnits: " + std::to_string(wanted.write_units) +
+          ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
+    }
+    if (!on_demand) {
+      if (wanted.read_units > current.read_units || wanted.write_units > current.write_units) current.last_increase = now;
+      if (wanted.read_units < current.read_units || wanted.write_units < current.write_units) {
+        current.last_decrease = now;
+        ++current.decreases_today;
+      }
+    }
+    current.read_units = wanted.read_units;
+    current.write_units = wanted.write_units;
+  }
+  if (will_be_on_demand != on_demand) {
+    table.billing_mode = will_be_on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
+    if (will_be_on_demand) table.billing_mode_changed = now;
+  }
+  if (auto table_class = StringMember(req, "TableClass")) table.table_class = std::string(*table_class);
+  if (auto protection = BoolMember(req, "DeletionProtectionEnabled")) table.deletion_protection = *protection;
+  if (const auto* sse = Member(req, "SSESpecification")) {
+    table.sse_enabled = BoolMember(*sse, "Enabled").value_or(true);
+    table.kms_master_key = std::string(StringOr(*sse, "KMSMasterKeyId", table.kms_master_key));
+  }
+  if (const auto* stream = Member(req, "StreamSpecification")) {
+    bool enable = BoolMember(*stream, "StreamEnabled").value_or(false);
+    if (enable && table.stream.enabled) {
+      return Status::Validation("Table already has an enabled stream: " + TableArn(ctx.identity, table.name));
+    }
+    if (!enable && !table.stream.enabled) {
+      return Status::Validation("Table does not have an enabled stream: " + TableArn(ctx.identity, table.name));
+    }
+    if (enable && !Member(*stream, "StreamViewType")) {
+      return Status::Validation("StreamSpecification: StreamViewType is required when StreamEnabled is true");
+    }
+    table.stream.enabled = enable;
+    if (enable) {
+      table.stream.view_type = std::string(StringOr(*stream, "StreamViewType", ""));
+      table.stream.label = StreamLabel(now);
+    }
+  }
+  MT_RETURN_IF_ERROR(ctx.db.catalog().Update(table));
+  ctx.out.StartObject();
+  ctx.out.Key("TableDescription");
+  WriteTableDescription(ctx.out, ctx.identity, table, handle->stats.get());
+  ctx.out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kUpdateTable{"UpdateTable", ParseShape(ShapeText()), Validate, Run};
+
+}  // namespace monotable::api

@@ -1,0 +1,115 @@
+#include "api/service.h"
+
+#include <cstdio>
+#include <random>
+
+#include <zlib.h>
+
+#include "api/errors.h"
+#include "api/ops/operations.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
+constexpr std::string_view kDynamoPrefix = "DynamoDB_20120810.";
+
+std::string RequestId() {
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  std::string id(52, 'A');
+  for (size_t i = 0; i < id.size(); i += 8) {
+    uint64_t r = rng();
+    for (size_t j = i; j < std::min(i + 8, id.size()); ++j, r >>= 8) id[j] = kChars[(r & 0xff) % 36];
+  }
+  return id;
+}
+
+std::string_view MediaType(std::string_view content_type) {
+  auto semi = content_type.find(';');
+  if (semi != std::string_view::npos) content_type = content_type.substr(0, semi);
+  while (!content_type.empty() && content_type.back() == ' ') content_type.remove_suffix(1);
+  while (!content_type.empty() && content_type.front() == ' ') content_type.remove_prefix(1);
+  return content_type;
+}
+
+}  // namespace
+
+Service::Service(table::Database& db, ServerIdentity identity) : db_(db), identity_(std::move(identity)) {
+  for (const Operation* op : AllOperations()) operations_.emplace(std::string(op->name), op);
+}
+
+HttpResponse Service::Finish(int status, std::string body, std::string_view content_type) {
+  HttpResponse response;
+  response.status = status;
+  response.headers.emplace_back("x-amzn-RequestId", RequestId());
+  uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
+  response.headers.emplace_back("x-amz-crc32", std::to_string(crc));
+  response.headers.emplace_back("Content-Type", std::string(content_type));
+  response.body = std::move(body);
+  return response;
+}
+
+HttpResponse Service::Error(const Status& status, const std::optional<Item>& item) {
+  if (status.code() == ErrorCode::kInternal || status.code() == ErrorCode::kIo ||
+      status.code() == ErrorCode::kCorruption) {
+    std::fprintf(stderr, "monotable: internal error: %s\n", status.message().c_str());
+  }
+  WireError wire = ToWireError(status, item);
+  return Finish(wire.http_status, std::move(wire.body), kAmzJson);
+}
+
+HttpResponse Service::Handle(HttpRequestView& request) {
+  if (!request.origin.empty() && request.method == "OPTIONS") {
+    HttpResponse response = Finish(200, "", kAmzJson);
+    response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    if (!request.cors_request_headers.empty()) {
+      response.headers.emplace_back("Access-Control-Allow-Headers", std::string(request.cors_request_headers));
+    }
+    if (!request.cors_request_method.empty()) {
+      response.headers.emplace_back("Access-Control-Allow-Methods", std::string(request.cors_request_method));
+    }
+    response.headers.emplace_back("Access-Control-Max-Age", "172800");
+    return response;
+  }
+  auto with_cors = [&](HttpResponse response) {
+    if (!request.origin.empty()) response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    return response;
+  };
+  if (request.method == "GET") {
+    return with_cors(Finish(200, "healthy: dynamodb." + identity_.region + ".amazonaws.com ", "text/plain"));
+  }
+  std::string_view media = MediaType(request.content_type);
+  if (request.method != "POST" ||
+      (!request.body.empty() && media != "application/json" && media != kAmzJson)) {
+    return with_cors(Finish(404, "<UnknownOperationException/>\n", "text/xml"));
+  }
+
+  rapidjson::Document doc;
+  if (!request.body.empty()) {
+    doc.ParseInsitu<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(request.body.data());
+    if (doc.HasParseError()) return with_cors(Error(Status::Serialization("")));
+  }
+
+  std::string_view target = request.target;
+  const Operation* op = nullptr;
+  if (target.substr(0, kDynamoPrefix.size()) == kDynamoPrefix) {
+    auto it = operations_.find(target.substr(kDynamoPrefix.size()));
+    if (it != operations_.end()) op = it->second;
+  }
+  if (!op) return with_cors(Error(Status(ErrorCode::kUnknownOperation, "")));
+  if (request.body.empty()) return with_cors(Error(Status::Serialization("")));
+
+  Status checked = CheckRequest(*op->shape, doc, doc.GetAllocator());
+  if (!checked.ok()) return with_cors(Error(checked));
+
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  OperationContext ctx{db_, identity_, doc, writer, std::nullopt};
+  Status result = op->validate ? op->validate(ctx) : Status::Ok();
+  if (result.ok()) result = op->run(ctx);
+  if (!result.ok()) return with_cors(Error(result, ctx.error_item));
+  return with_cors(Finish(200, std::string(buffer.GetString(), buffer.GetSize()), kAmzJson));
+}
+
+}  // namespace monotable::api

@@ -1,0 +1,51 @@
+// Service: turns one HTTP request (method, headers, body) into one HTTP response, independent of
+// the transport. Follows DynamoDB's order of checks: CORS preflight, GET health check, method
+// and content type, JSON syntax, X-Amz-Target, request shape, operation rules, operation.
+//
+// Contract: Handle() never throws and never answers a client mistake with a 5xx; every response
+// carries x-amzn-RequestId and x-amz-crc32 (CRC32 of the body bytes) and the DynamoDB content type.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "api/operation.h"
+#include "table/database.h"
+
+namespace monotable::api {
+
+struct HttpRequestView {
+  std::string_view method;
+  std::string_view target;        // X-Amz-Target
+  std::string_view content_type;  // Content-Type
+  std::string_view origin;        // Origin (CORS)
+  std::string_view cors_request_headers;
+  std::string_view cors_request_method;
+  std::string body;  // owned: parsed in situ
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+class Service {
+ public:
+  Service(table::Database& db, ServerIdentity identity);
+
+  HttpResponse Handle(HttpRequestView& request);
+
+ private:
+  HttpResponse Finish(int status, std::string body, std::string_view content_type);
+  HttpResponse Error(const Status& status, const std::optional<Item>& item = std::nullopt);
+
+  table::Database& db_;
+  ServerIdentity identity_;
+  std::map<std::string, const Operation*, std::less<>> operations_;
+};
+
+}  // namespace monotable::api

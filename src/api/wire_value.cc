@@ -1,0 +1,202 @@
+#include "api/wire_value.h"
+
+#include <set>
+#include <string_view>
+
+#include "common/base64.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr int kMaxNesting = 32;
+
+std::string_view View(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+Status Invalid(const std::string& m) { return Status::Validation("One or more parameter values were invalid: " + m); }
+
+Result<Number> DecodeNumber(const rapidjson::Value& v) { return Number::Parse(View(v)); }
+
+Result<AttributeValue> Decode(const rapidjson::Value& json, int depth) {
+  if (!json.IsObject() || json.MemberCount() == 0) {
+    return Status::Validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  }
+  if (depth > kMaxNesting) return Status::Validation("Nesting Levels have exceeded supported limits");
+  // DynamoDB validates each type member present, then complains about several types.
+  std::optional<AttributeValue> result;
+  for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
+    std::string_view type = View(it->name);
+    const rapidjson::Value& v = it->value;
+    if (type == "S") {
+      result = AttributeValue::S(std::string(View(v)));
+    } else if (type == "N") {
+      if (v.GetStringLength() == 0) return Status::Validation("The parameter cannot be converted to a numeric value");
+      MT_ASSIGN_OR_RETURN(Number n, DecodeNumber(v));
+      result = AttributeValue::N(std::move(n));
+    } else if (type == "B") {
+      result = AttributeValue::B(Base64Decode(View(v)));
+    } else if (type == "BOOL") {
+      result = AttributeValue::Bool(v.GetBool());
+    } else if (type == "NULL") {
+      if (!v.GetBool()) return Invalid("Null attribute value types must have the value of true");
+      result = AttributeValue::Null();
+    } else if (type == "SS") {
+      if (v.Empty()) return Invalid("An string set  may not be empty");
+      std::vector<std::string> members;
+      std::set<std::string_view> seen;
+      for (const auto& m : v.GetArray()) {
+        if (!seen.insert(View(m)).second) {
+          std::vector<std::string> all;
+          for (const auto& x : v.GetArray()) all.emplace_back(View(x));
+          return Invalid("Input collection " + CollectionText(all) + " contains duplicates.");
+        }
+        members.emplace_back(View(m));
+      }
+      result = AttributeValue::SS(std::move(members));
+    } else if (type == "NS") {
+      if (v.Empty()) return Invalid("An number set  may not be empty");
+      std::vector<Number> members;
+      for (const auto& m : v.GetArray()) {
+        if (m.GetStringLength() == 0) return Status::Validation("The parameter cannot be converted to a numeric value");
+        MT_ASSIGN_OR_RETURN(Number n, DecodeNumber(m));
+        for (const auto& existing : members) {
+          if (existing == n) return Status::Validation("Input collection contains duplicates");
+        }
+        members.push_back(std::move(n));
+      }
+      result = AttributeValue::NS(std::move(members));
+    } else if (type == "BS") {
+      if (v.Empty()) return Invalid("Binary sets should not be empty");
+      std::vector<std::string> members;
+      std::set<std::string> seen;
+      for (const auto& m : v.GetArray()) {
+        std::string bytes = Base64Decode(View(m));
+        if (!seen.insert(bytes).second) {
+          std::vector<std::string> all;
+          for (const auto& x : v.GetArray()) all.emplace_back(View(x));
+          return Invalid("Input collection " + CollectionText(all) + "of type BS contains duplicates.");
+        }
+        members.push_back(std::move(bytes));
+      }
+      result = AttributeValue::BS(std::move(members));
+    } else if (type == "M") {
+      AttributeValue::Map map;
+      for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
+        MT_ASSIGN_OR_RETURN(AttributeValue element, Decode(m->value, depth + 1));
+        map.insert_or_assign(std::string(View(m->name)), std::move(element));
+      }
+      result = AttributeValue::M(std::move(map));
+    } else if (type == "L") {
+      AttributeValue::List list;
+      list.reserve(v.Size());
+      for (const auto& m : v.GetArray()) {
+        MT_ASSIGN_OR_RETURN(AttributeValue element, Decode(m, depth + 1));
+        list.push_back(std::move(element));
+      }
+      result = AttributeValue::L(std::move(list));
+    }
+  }
+  if (json.MemberCount() > 1) {
+    return Status::Validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+  }
+  if (!result) {
+    return Status::Validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  }
+  return std::move(*result);
+}
+
+}  // namespace
+
+std::string CollectionText(const std::vector<std::string>& members) {
+  std::string out = "[";
+  for (size_t i = 0; i < members.size(); ++i) out += (i ? ", " : "") + members[i];
+  return out + "]";
+}
+
+Result<AttributeValue> DecodeAttributeValue(const rapidjson::Value& json) { return Decode(json, 1); }
+
+Result<Item> DecodeItem(const rapidjson::Value& json) {
+  Item item;
+  if (!json.IsObject()) return item;
+  for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
+    MT_ASSIGN_OR_RETURN(AttributeValue value, Decode(it->value, 1));
+    item.insert_or_assign(std::string(View(it->name)), std::move(value));
+  }
+  return item;
+}
+
+void WriteAttributeValue(JsonWriter& w, const AttributeValue& value) {
+  w.StartObject();
+  switch (value.type()) {
+    case AttrType::kS:
+      w.Key("S");
+      w.String(value.s().data(), static_cast<rapidjson::SizeType>(value.s().size()));
+      break;
+    case AttrType::kN: {
+      w.Key("N");
+      std::string text = value.n().ToString();
+      w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      break;
+    }
+    case AttrType::kB: {
+      w.Key("B");
+      std::string text = Base64Encode(value.bytes());
+      w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      break;
+    }
+    case AttrType::kBool:
+      w.Key("BOOL");
+      w.Bool(value.boolean());
+      break;
+    case AttrType::kNull:
+      w.Key("NULL");
+      w.Bool(true);
+      break;
+    case AttrType::kL:
+      w.Key("L");
+      w.StartArray();
+      for (const auto& element : value.l()) WriteAttributeValue(w, element);
+      w.EndArray();
+      break;
+    case AttrType::kM:
+      w.Key("M");
+      WriteItem(w, value.m());
+      break;
+    case AttrType::kSS:
+      w.Key("SS");
+      w.StartArray();
+      for (const auto& m : value.string_set()) w.String(m.data(), static_cast<rapidjson::SizeType>(m.size()));
+      w.EndArray();
+      break;
+    case AttrType::kBS:
+      w.Key("BS");
+      w.StartArray();
+      for (const auto& m : value.string_set()) {
+        std::string text = Base64Encode(m);
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      }
+      w.EndArray();
+      break;
+    case AttrType::kNS:
+      w.Key("NS");
+      w.StartArray();
+      for (const auto& m : value.number_set()) {
+        std::string text = m.ToString();
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      }
+      w.EndArray();
+      break;
+  }
+  w.EndObject();
+}
+
+void WriteItem(JsonWriter& w, const Item& item) {
+  w.StartObject();
+  for (const auto& [name, value] : item) {
+    w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    WriteAttributeValue(w, value);
+  }
+  w.EndObject();
+}
+
+}  // namespace monotable::api

@@ -1,0 +1,31 @@
+// DynamoDB JSON <-> model values: the only place where AttributeValues cross the wire.
+//
+// Contract:
+// - Decoders run after the shape type pass (so every member has its JSON kind) and apply
+//   DynamoDB's value validation with its messages: empty AttributeValue, several types set,
+//   NULL false, empty sets, duplicate set members, bad numbers (src/model/number.h messages),
+//   nesting deeper than 32 levels.
+// - Writers emit normalised numbers, base64 binary, sets in stored order.
+#pragma once
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "model/attribute_value.h"
+
+namespace monotable::api {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+Result<AttributeValue> DecodeAttributeValue(const rapidjson::Value& json);
+// A map of name -> AttributeValue (Item, Key, ExpressionAttributeValues).
+Result<Item> DecodeItem(const rapidjson::Value& json);
+
+void WriteAttributeValue(JsonWriter& w, const AttributeValue& value);
+void WriteItem(JsonWriter& w, const Item& item);
+
+// Java-style rendering of a value list used in a few messages: "[a, b]".
+std::string CollectionText(const std::vector<std::string>& members);
+
+}  // namespace monotable::api

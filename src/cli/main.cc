@@ -1,0 +1,98 @@
+// monotable command line: `monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]`.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "api/http_server.h"
+#include "api/service.h"
+#include "table/database.h"
+
+namespace {
+
+int Usage(const char* message) {
+  if (message) std::fprintf(stderr, "monotable: %s\n", message);
+  std::fprintf(stderr,
+               "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
+               "                       [--threads N] [--region R]\n"
+               "  --host H       address to listen on (default 127.0.0.1)\n"
+               "  --port P       port (default 8000; 0 picks a free port)\n"
+               "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
+               "  --in-memory    keep everything in memory (for tests)\n"
+               "  --sync         fsync the write-ahead log before acknowledging writes\n"
+               "  --threads N    I/O threads (default: one per core)\n"
+               "  --region R     region named in ARNs and the health check (default us-east-1)\n");
+  return 2;
+}
+
+int Serve(int argc, char** argv) {
+  monotable::api::ServerOptions server;
+  monotable::table::DatabaseOptions db_options;
+  db_options.path = "monotable-data";
+  monotable::api::ServerIdentity identity;
+  bool data_given = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (arg == "--host") {
+      const char* v = value();
+      if (!v) return Usage("--host needs a value");
+      server.host = v;
+    } else if (arg == "--port") {
+      const char* v = value();
+      char* end = nullptr;
+      long port = v ? std::strtol(v, &end, 10) : -1;
+      if (!v || *end || port < 0 || port > 65535) return Usage("--port needs a number from 0 to 65535");
+      server.port = static_cast<uint16_t>(port);
+    } else if (arg == "--data") {
+      const char* v = value();
+      if (!v) return Usage("--data needs a directory");
+      db_options.path = v;
+      data_given = true;
+    } else if (arg == "--in-memory") {
+      db_options.in_memory = true;
+    } else if (arg == "--sync") {
+      db_options.sync = true;
+    } else if (arg == "--threads") {
+      const char* v = value();
+      if (!v || std::atoi(v) <= 0) return Usage("--threads needs a positive number");
+      server.threads = std::atoi(v);
+    } else if (arg == "--region") {
+      const char* v = value();
+      if (!v) return Usage("--region needs a value");
+      identity.region = v;
+    } else if (arg == "--help" || arg == "-h") {
+      return Usage(nullptr);
+    } else {
+      return Usage(("unknown option " + std::string(arg)).c_str());
+    }
+  }
+  if (data_given && db_options.in_memory) return Usage("--data and --in-memory exclude each other");
+
+  auto db = monotable::table::Database::Open(db_options);
+  if (!db.ok()) {
+    std::fprintf(stderr, "monotable: cannot open database: %s\n", db.status().message().c_str());
+    return 1;
+  }
+  monotable::api::Service service(**db, identity);
+  monotable::api::HttpServer http(service, server);
+  if (auto st = http.Listen(); !st.ok()) {
+    std::fprintf(stderr, "monotable: %s\n", st.message().c_str());
+    return 1;
+  }
+  std::printf("monotable listening on %s:%u (%s)\n", server.host.c_str(), http.port(),
+              db_options.in_memory ? "in-memory" : db_options.path.c_str());
+  std::fflush(stdout);
+  http.Run();
+  std::printf("monotable stopped\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return Usage("missing command");
+  if (std::strcmp(argv[1], "serve") == 0) return Serve(argc - 2, argv + 2);
+  return Usage(("unknown command " + std::string(argv[1])).c_str());
+}

@@ -1,0 +1,94 @@
+// Engine: the storage interface every backend implements (RocksDB, in-memory, later distributed).
+//
+// Contract:
+// - Keys and values are opaque byte strings ordered bytewise (memcmp, shorter prefix first). The
+//   table layer builds partition-first, order-preserving keys; nothing here knows about items.
+// - Get() and iterators read either the latest committed state or a Snapshot; a snapshot sees
+//   exactly the commits that completed before it was taken, and nothing after, for as long as
+//   the caller holds it (shared_ptr). Iterators keep their snapshot alive themselves; an iterator
+//   created without a snapshot reads an implicit one taken at creation.
+// - NewIterator() walks the half-open range [lower, upper) forward or backward; it never returns
+//   keys outside the range. An empty `upper` means "no upper bound".
+// - Commit() applies a WriteBatch atomically: either every guard holds against the latest state
+//   (the current value equals `expected`, where nullopt means "absent") and all mutations are
+//   applied as one unit, or nothing is applied and the result is ErrorCode::kGuardFailed.
+//   Guard checks and application are atomic with respect to every other Commit that touches any
+//   of the same keys (guards or mutations). Commits on disjoint keys do not serialize on a global
+//   lock. With EngineOptions::sync the commit is durable (WAL fsynced) before Commit() returns.
+// - DeleteRange() removes every key in [lower, upper) (unguarded; used to drop tables); an empty
+//   `upper` means "to the end". It is not serialized against concurrent guarded Commits.
+// - All methods are thread-safe. Errors from the backend surface as kIo / kCorruption.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace monotable::engine {
+
+struct Guard {
+  std::string key;
+  std::optional<std::string> expected;  // nullopt: the key must be absent
+};
+
+struct Mutation {
+  std::string key;
+  std::optional<std::string> value;  // nullopt: delete the key
+};
+
+struct WriteBatch {
+  std::vector<Guard> guards;
+  std::vector<Mutation> mutations;
+};
+
+class Snapshot {
+ public:
+  virtual ~Snapshot() = default;
+};
+
+class Iterator {
+ public:
+  virtual ~Iterator() = default;
+  virtual void SeekToFirst() = 0;               // first key >= lower
+  virtual void SeekToLast() = 0;                // last key < upper
+  virtual void Seek(std::string_view key) = 0;  // first key >= max(key, lower)
+  virtual void SeekForPrev(std::string_view key) = 0;  // last key <= key (and < upper)
+  virtual bool Valid() const = 0;
+  virtual void Next() = 0;
+  virtual void Prev() = 0;
+  virtual std::string_view key() const = 0;
+  virtual std::string_view value() const = 0;
+  virtual Status status() const = 0;
+};
+
+struct EngineOptions {
+  std::string path;   // RocksDB directory; ignored by the memory engine
+  bool sync = false;  // fsync the WAL before a commit is acknowledged
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  virtual std::shared_ptr<const Snapshot> GetSnapshot() = 0;
+  virtual Result<std::optional<std::string>> Get(std::string_view key,
+                                                 const Snapshot* snapshot = nullptr) = 0;
+  virtual std::unique_ptr<Iterator> NewIterator(
+      std::string lower, std::string upper,
+      std::shared_ptr<const Snapshot> snapshot = nullptr) = 0;
+  virtual Status Commit(const WriteBatch& batch) = 0;
+  virtual Status DeleteRange(std::string_view lower, std::string_view upper) = 0;
+  // Approximate bytes stored in [lower, upper); used for sizes the API reports only as estimates.
+  virtual uint64_t ApproximateSize(std::string_view lower, std::string_view upper) = 0;
+  virtual std::string Name() const = 0;
+};
+
+Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options);
+std::unique_ptr<Engine> NewMemoryEngine();
+
+}  // namespace monotable::engine

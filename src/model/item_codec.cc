@@ -1,0 +1,218 @@
+#include "model/item_codec.h"
+
+namespace monotable {
+namespace {
+
+void AppendVarint(uint64_t v, std::string& out) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+void AppendBytes(std::string_view bytes, std::string& out) {
+  AppendVarint(bytes.size(), out);
+  out.append(bytes);
+}
+
+void EncodeValue(const AttributeValue& value, std::string& out) {
+  out.push_back(static_cast<char>(value.type()));
+  switch (value.type()) {
+    case AttrType::kS:
+    case AttrType::kB:
+      AppendBytes(value.s(), out);
+      break;
+    case AttrType::kN:
+      value.n().AppendOrderedKey(out);
+      break;
+    case AttrType::kBool:
+      out.push_back(value.boolean() ? 1 : 0);
+      break;
+    case AttrType::kNull:
+      break;
+    case AttrType::kL:
+      AppendVarint(value.l().size(), out);
+      for (const auto& element : value.l()) EncodeValue(element, out);
+      break;
+    case AttrType::kM:
+      AppendVarint(value.m().size(), out);
+      for (const auto& [name, element] : value.m()) {
+        AppendBytes(name, out);
+        EncodeValue(element, out);
+      }
+      break;
+    case AttrType::kSS:
+    case AttrType::kBS:
+      AppendVarint(value.string_set().size(), out);
+      for (const auto& member : value.string_set()) AppendBytes(member, out);
+      break;
+    case AttrType::kNS:
+      AppendVarint(value.number_set().size(), out);
+      for (const auto& member : value.number_set()) member.AppendOrderedKey(out);
+      break;
+  }
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+
+  bool ok() const { return ok_; }
+  bool done() const { return in_.empty(); }
+
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (in_.empty()) return Fail();
+      auto byte = static_cast<uint8_t>(in_.front());
+      in_.remove_prefix(1);
+      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return v;
+    }
+    return Fail();
+  }
+
+  std::string Bytes() {
+    uint64_t n = Varint();
+    if (!ok_ || n > in_.size()) return Fail(), std::string();
+    std::string s(in_.substr(0, n));
+    in_.remove_prefix(n);
+    return s;
+  }
+
+  uint8_t Byte() {
+    if (in_.empty()) return Fail();
+    auto b = static_cast<uint8_t>(in_.front());
+    in_.remove_prefix(1);
+    return b;
+  }
+
+  Number Num() {
+    auto n = Number::DecodeOrderedKey(in_);
+    if (!n.ok()) return Fail(), Number();
+    return std::move(n).value();
+  }
+
+  // Guards against counts that cannot fit in the remaining bytes (each element takes >= 1 byte).
+  uint64_t Count() {
+    uint64_t n = Varint();
+    if (n > in_.size()) return Fail();
+    return n;
+  }
+
+  AttributeValue Value(int depth) {
+    if (depth > 64) return Fail(), AttributeValue();
+    auto type = static_cast<AttrType>(Byte());
+    switch (type) {
+      case AttrType::kS: return AttributeValue::S(Bytes());
+      case AttrType::kB: return AttributeValue::B(Bytes());
+      case AttrType::kN: return AttributeValue::N(Num());
+      case AttrType::kBool: return AttributeValue::Bool(Byte() != 0);
+      case AttrType::kNull: return AttributeValue::Null();
+      case AttrType::kL: {
+        AttributeValue::List list;
+        for (uint64_t i = 0, n = Count(); i < n && ok_; ++i) list.push_back(Value(depth + 1));
+        return AttributeValue::L(std::move(list));
+      }
+      case AttrType::kM: {
+        AttributeValue::Map map;
+        for (uint64_t i = 0, n = Count(); i < n && ok_; ++i) {
+          std::string name = Bytes();
+          map.emplace(std::move(name), Value(depth + 1));
+        }
+        return AttributeValue::M(std::move(map));
+      }
+      case AttrType::kSS:
+      case AttrType::kBS: {
+        std::vector<std::string> members;
+        for (uint64_t i = 0, n = Count(); i < n && ok_; ++i) members.push_back(Bytes());
+        return type == AttrType::kSS ? AttributeValue::SS(std::move(members))
+                                     : AttributeValue::BS(std::move(members));
+      }
+      case AttrType::kNS: {
+        std::vector<Number> members;
+        for (uint64_t i = 0, n = Count(); i < n && ok_; ++i) members.push_back(Num());
+        return AttributeValue::NS(std::move(members));
+      }
+    }
+    return Fail(), AttributeValue();
+  }
+
+ private:
+  uint8_t Fail() {
+    ok_ = false;
+    in_ = {};
+    return 0;
+  }
+
+  std::string_view in_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+void EncodeItem(const Item& item, std::string& out) {
+  AppendVarint(item.size(), out);
+  for (const auto& [name, value] : item) {
+    AppendBytes(name, out);
+    EncodeValue(value, out);
+  }
+}
+
+std::string EncodeItem(const Item& item) {
+  std::string out;
+  EncodeItem(item, out);
+  return out;
+}
+
+Result<Item> DecodeItem(std::string_view bytes) {
+  Reader reader(bytes);
+  Item item;
+  for (uint64_t i = 0, n = reader.Count(); i < n && reader.ok(); ++i) {
+    std::string name = reader.Bytes();
+    item.emplace(std::move(name), reader.Value(1));
+  }
+  if (!reader.ok() || !reader.done()) return Status(ErrorCode::kCorruption, "corrupt item record");
+  return item;
+}
+
+void AppendKeyComponent(const AttributeValue& key_value, std::string& out) {
+  if (key_value.type() == AttrType::kN) {
+    key_value.n().AppendOrderedKey(out);
+    return;
+  }
+  // S and B: bytes with 0x00 escaped as 0x00 0xFF, terminated by 0x00 0x01.
+  for (char c : key_value.s()) {
+    out.push_back(c);
+    if (c == '\0') out.push_back(static_cast<char>(0xFF));
+  }
+  out.push_back('\0');
+  out.push_back('\x01');
+}
+
+uint64_t PartitionHash(const AttributeValue& partition_key) {
+  // FNV-1a over the type tag and the canonical key bytes, then a final avalanche (splitmix64)
+  // so that hash-range segments split evenly.
+  std::string canonical;
+  AppendKeyComponent(partition_key, canonical);
+  uint64_t h = 1469598103934665603ULL ^ static_cast<uint8_t>(partition_key.type());
+  for (unsigned char c : canonical) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  h += 0x9e3779b97f4a7c15ULL;
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
+}
+
+void AppendBigEndian32(uint32_t v, std::string& out) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+void AppendBigEndian64(uint64_t v, std::string& out) {
+  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+}  // namespace monotable

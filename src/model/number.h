@@ -1,0 +1,68 @@
+// Number: DynamoDB's N type, an exact decimal of at most 38 significant digits.
+//
+// Contract:
+// - Parse() accepts what DynamoDB accepts ("-0012.50", "1e5", "+3", ".5", "5.", "1E-130") and
+//   refuses the rest with DynamoDB's ValidationException messages:
+//     empty text             -> "The parameter cannot be converted to a numeric value"
+//     not a number           -> "The parameter cannot be converted to a numeric value: <text>"
+//     > 38 significant digits-> "Attempting to store more than 38 significant digits in a Number"
+//     magnitude >= 1E126     -> "Number overflow. Attempting to store a number with magnitude larger than supported range"
+//     magnitude < 1E-130     -> "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+// - A parsed Number is normalised: no leading/trailing zeros in its digits, zero has no sign.
+//   ToString() gives DynamoDB's returned text: plain positional notation, no exponent, no
+//   trailing fractional zeros ("1.50" -> "1.5", "1e3" -> "1000", "-0" -> "0", "1E-5" -> "0.00001").
+// - Compare() orders numerically; operator== is numeric equality.
+// - Add()/Subtract() are exact; a result needing more than 38 significant digits or outside the
+//   range fails with the same messages as Parse (DynamoDB's UpdateExpression arithmetic behaves so).
+// - StorageSize() is DynamoDB's measured size rule (see shared spec: 1 + ceil(aligned digits / 2) pairs,
+//   + 1 when negative; zero is 1 byte).
+// - AppendOrderedKey() writes a self-delimiting, order-preserving byte encoding: for any a, b,
+//   memcmp order of encodings == numeric order, and encodings of equal numbers are identical.
+//   DecodeOrderedKey() reads one back and advances the view past it.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace monotable {
+
+class Number {
+ public:
+  Number() = default;  // zero
+
+  static Result<Number> Parse(std::string_view text);
+  static Number FromInt(int64_t v);
+
+  std::string ToString() const;
+  bool IsZero() const { return digits_.empty(); }
+  bool IsNegative() const { return negative_; }
+
+  int Compare(const Number& other) const;
+  bool operator==(const Number& o) const { return Compare(o) == 0; }
+  std::strong_ordering operator<=>(const Number& o) const { return Compare(o) <=> 0; }
+
+  static Result<Number> Add(const Number& a, const Number& b);
+  static Result<Number> Subtract(const Number& a, const Number& b);
+
+  size_t StorageSize() const;
+
+  void AppendOrderedKey(std::string& out) const;
+  static Result<Number> DecodeOrderedKey(std::string_view& in);
+
+ private:
+  // Builds a normalised Number from value = (negative ? -1 : 1) * 0.<digits> * 10^exponent, where
+  // digits may carry leading/trailing zeros, then applies DynamoDB's range and precision checks.
+  static Result<Number> Make(bool negative, std::string_view digits, int64_t exponent);
+
+  // value = (negative_ ? -1 : 1) * 0.d1 d2 d3 ... * 10^exponent_, digits_ = "d1d2d3..." with
+  // d1 != '0' and no trailing '0'; empty digits_ means zero (exponent_ 0, negative_ false).
+  bool negative_ = false;
+  std::string digits_;
+  int32_t exponent_ = 0;
+};
+
+}  // namespace monotable

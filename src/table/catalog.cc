@@ -1,0 +1,178 @@
+#include "table/catalog.h"
+
+#include <chrono>
+#include <random>
+
+#include "model/item_codec.h"
+#include "table/description_codec.h"
+#include "table/keys.h"
+
+namespace monotable::table {
+namespace {
+
+// System key space layout: [0000]['T'][name] -> description JSON; [0000]['P'] -> next key prefix.
+std::string TableRecordKey(std::string_view name) {
+  std::string key = PrefixBytes(kSystemKeyPrefix);
+  key.push_back('T');
+  key.append(name);
+  return key;
+}
+
+std::string NextPrefixKey() {
+  std::string key = PrefixBytes(kSystemKeyPrefix);
+  key.push_back('P');
+  return key;
+}
+
+std::string NewUuid() {
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  uint64_t a = rng(), b = rng();
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+                static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
+                static_cast<unsigned>(((b >> 48) & 0x3fff) | 0x8000),
+                static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  return buf;
+}
+
+double NowSeconds() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count() / 1e6;
+}
+
+}  // namespace
+
+Status Catalog::Load() {
+  std::lock_guard lock(control_mutex_);
+  auto tables = std::make_shared<TableMap>();
+  std::string lower = TableRecordKey("");
+  std::string upper = lower;
+  upper.back() = 'T' + 1;
+  auto it = engine_.NewIterator(lower, upper);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    MT_ASSIGN_OR_RETURN(TableDescription description, DecodeDescription(it->value()));
+    auto handle = std::make_shared<TableHandle>();
+    handle->stats = std::make_shared<TableStats>();
+    auto [first, last] = KeySpaceRange(description.key_prefix);
+    auto items = engine_.NewIterator(first, last);
+    int64_t count = 0, bytes = 0;
+    for (items->SeekToFirst(); items->Valid(); items->Next()) {
+      MT_ASSIGN_OR_RETURN(Item item, DecodeItem(items->value()));
+      ++count;
+      bytes += static_cast<int64_t>(ItemSize(item));
+    }
+    MT_RETURN_IF_ERROR(items->status());
+    handle->stats->item_count = count;
+    handle->stats->size_bytes = bytes;
+    std::string name = description.name;
+    handle->description = std::make_shared<const TableDescription>(std::move(description));
+    tables->emplace(std::move(name), std::move(handle));
+  }
+  MT_RETURN_IF_ERROR(it->status());
+  Publish(std::move(tables));
+  return Status::Ok();
+}
+
+std::shared_ptr<const TableHandle> Catalog::Find(std::string_view name) const {
+  auto tables = Current();
+  auto it = tables->find(name);
+  return it == tables->end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Catalog::Names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, _] : *Current()) names.push_back(name);
+  return names;
+}
+
+Status Catalog::Persist(const TableDescription& table) {
+  engine::WriteBatch batch;
+  batch.mutations.push_back({TableRecordKey(table.name), EncodeDescription(table)});
+  return engine_.Commit(batch);
+}
+
+Result<uint32_t> Catalog::AllocateKeyPrefixes(uint32_t count) {
+  MT_ASSIGN_OR_RETURN(auto current, engine_.Get(NextPrefixKey()));
+  uint32_t next = 1;
+  if (current && current->size() == 4) {
+    next = 0;
+    for (unsigned char c : *current) next = (next << 8) | c;
+  }
+  std::string updated;
+  AppendBigEndian32(next + count, updated);
+  engine::WriteBatch batch;
+  batch.guards.push_back({NextPrefixKey(), current});
+  batch.mutations.push_back({NextPrefixKey(), updated});
+  MT_RETURN_IF_ERROR(engine_.Commit(batch));
+  return next;
+}
+
+void Catalog::Publish(std::shared_ptr<const TableMap> tables) {
+  tables_.store(std::move(tables), std::memory_order_release);
+}
+
+Result<TableDescription> Catalog::Create(TableDescription table) {
+  std::lock_guard lock(control_mutex_);
+  if (Current()->count(table.name)) {
+    return Status::InUse("Table already exists: " + table.name);
+  }
+  auto index_count = static_cast<uint32_t>(table.global_indexes.size() + table.local_indexes.size());
+  MT_ASSIGN_OR_RETURN(uint32_t prefix, AllocateKeyPrefixes(1 + index_count));
+  table.key_prefix = prefix;
+  for (auto& index : table.global_indexes) index.key_prefix = ++prefix;
+  for (auto& index : table.local_indexes) index.key_prefix = ++prefix;
+  table.table_id = NewUuid();
+  table.creation_time = NowSeconds();
+  table.status = "ACTIVE";
+  MT_RETURN_IF_ERROR(Persist(table));
+
+  auto handle = std::make_shared<TableHandle>();
+  handle->description = std::make_shared<const TableDescription>(table);
+  handle->stats = std::make_shared<TableStats>();
+  auto tables = std::make_shared<TableMap>(*Current());
+  tables->emplace(table.name, std::move(handle));
+  Publish(std::move(tables));
+  return table;
+}
+
+Status Catalog::Update(const TableDescription& table) {
+  std::lock_guard lock(control_mutex_);
+  auto existing = Find(table.name);
+  if (!existing) return Status::NotFound("Requested resource not found: Table: " + table.name + " not found");
+  MT_RETURN_IF_ERROR(Persist(table));
+  auto handle = std::make_shared<TableHandle>();
+  handle->description = std::make_shared<const TableDescription>(table);
+  handle->stats = existing->stats;
+  auto tables = std::make_shared<TableMap>(*Current());
+  (*tables)[table.name] = std::move(handle);
+  Publish(std::move(tables));
+  return Status::Ok();
+}
+
+Result<TableDescription> Catalog::Drop(std::string_view name) {
+  std::lock_guard lock(control_mutex_);
+  auto existing = Find(name);
+  if (!existing) {
+    return Status::NotFound("Requested resource not found: Table: " + std::string(name) + " not found");
+  }
+  const TableDescription& table = *existing->description;
+  engine::WriteBatch batch;
+  batch.mutations.push_back({TableRecordKey(table.name), std::nullopt});
+  MT_RETURN_IF_ERROR(engine_.Commit(batch));
+  auto drop_space = [&](uint32_t prefix) {
+    auto [first, last] = KeySpaceRange(prefix);
+    return engine_.DeleteRange(first, last);
+  };
+  MT_RETURN_IF_ERROR(drop_space(table.key_prefix));
+  for (const auto& index : table.global_indexes) MT_RETURN_IF_ERROR(drop_space(index.key_prefix));
+  for (const auto& index : table.local_indexes) MT_RETURN_IF_ERROR(drop_space(index.key_prefix));
+
+  auto tables = std::make_shared<TableMap>(*Current());
+  tables->erase(tables->find(name));
+  Publish(std::move(tables));
+  TableDescription dropped = table;
+  dropped.status = "DELETING";
+  return dropped;
+}
+
+}  // namespace monotable::table

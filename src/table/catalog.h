@@ -1,0 +1,63 @@
+// Catalog: the set of tables, persisted in the engine's system key space.
+//
+// Contract:
+// - Readers (every data-plane request) get an immutable snapshot of a table's description
+//   without locking: the catalog publishes a new immutable map on every change (copy-on-write).
+// - Create/Update/Drop are serialized among themselves (control plane) and durable when they
+//   return. Create assigns the table id, creation time and fresh engine key spaces.
+// - Each table carries live statistics (item count, bytes) maintained by the write path.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "model/table_description.h"
+
+namespace monotable::table {
+
+struct TableStats {
+  std::atomic<int64_t> item_count{0};
+  std::atomic<int64_t> size_bytes{0};
+};
+
+struct TableHandle {
+  std::shared_ptr<const TableDescription> description;
+  std::shared_ptr<TableStats> stats;
+};
+
+class Catalog {
+ public:
+  explicit Catalog(engine::Engine& engine) : engine_(engine) {}
+
+  // Reads every table record and recomputes statistics by walking each table once.
+  Status Load();
+
+  // nullptr when there is no such table.
+  std::shared_ptr<const TableHandle> Find(std::string_view name) const;
+  std::vector<std::string> Names() const;  // sorted bytewise, as ListTables returns them
+
+  Result<TableDescription> Create(TableDescription table);
+  // Replaces the description of an existing table (same name, id and key prefixes).
+  Status Update(const TableDescription& table);
+  // Removes the table record and its item and index key spaces.
+  Result<TableDescription> Drop(std::string_view name);
+
+ private:
+  using TableMap = std::map<std::string, std::shared_ptr<const TableHandle>, std::less<>>;
+
+  Status Persist(const TableDescription& table);
+  Result<uint32_t> AllocateKeyPrefixes(uint32_t count);
+  void Publish(std::shared_ptr<const TableMap> tables);
+  std::shared_ptr<const TableMap> Current() const { return tables_.load(std::memory_order_acquire); }
+
+  engine::Engine& engine_;
+  std::mutex control_mutex_;
+  std::atomic<std::shared_ptr<const TableMap>> tables_{std::make_shared<const TableMap>()};
+};
+
+}  // namespace monotable::table

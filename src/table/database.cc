@@ -1,0 +1,65 @@
+#include "table/database.h"
+
+#include "model/item_codec.h"
+#include "table/keys.h"
+
+namespace monotable::table {
+
+Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options) {
+  std::unique_ptr<engine::Engine> engine;
+  if (options.in_memory) {
+    engine = engine::NewMemoryEngine();
+  } else {
+    MT_ASSIGN_OR_RETURN(engine, engine::OpenRocksDbEngine({options.path, options.sync}));
+  }
+  auto db = std::make_unique<Database>(std::move(engine));
+  MT_RETURN_IF_ERROR(db->catalog_.Load());
+  return db;
+}
+
+Database::Database(std::unique_ptr<engine::Engine> engine) : engine_(std::move(engine)), catalog_(*engine_) {}
+
+Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name) const {
+  auto handle = catalog_.Find(name);
+  if (!handle) return Status::NotFound("Requested resource not found");
+  return handle;
+}
+
+Result<std::optional<Item>> Database::GetItem(const TableHandle& table, const Item& key) {
+  MT_ASSIGN_OR_RETURN(auto raw, engine_->Get(ItemKeyOf(*table.description, key)));
+  if (!raw) return std::optional<Item>();
+  MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
+  return std::optional<Item>(std::move(item));
+}
+
+Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply) {
+  const std::string engine_key = ItemKeyOf(*table.description, key);
+  for (;;) {
+    MT_ASSIGN_OR_RETURN(auto raw, engine_->Get(engine_key));
+    WriteResult result;
+    if (raw) {
+      MT_ASSIGN_OR_RETURN(Item old_item, DecodeItem(*raw));
+      result.old_item = std::move(old_item);
+    }
+    MT_ASSIGN_OR_RETURN(result.new_item, apply(result.old_item ? &*result.old_item : nullptr));
+
+    engine::WriteBatch batch;
+    batch.guards.push_back({engine_key, raw});
+    if (result.new_item) {
+      batch.mutations.push_back({engine_key, EncodeItem(*result.new_item)});
+    } else if (raw) {
+      batch.mutations.push_back({engine_key, std::nullopt});
+    }
+    Status committed = batch.mutations.empty() ? Status::Ok() : engine_->Commit(batch);
+    if (committed.code() == ErrorCode::kGuardFailed) continue;  // raced with another writer: re-apply
+    MT_RETURN_IF_ERROR(committed);
+
+    int64_t old_size = result.old_item ? static_cast<int64_t>(ItemSize(*result.old_item)) : 0;
+    int64_t new_size = result.new_item ? static_cast<int64_t>(ItemSize(*result.new_item)) : 0;
+    table.stats->item_count += (result.new_item ? 1 : 0) - (result.old_item ? 1 : 0);
+    table.stats->size_bytes += new_size - old_size;
+    return result;
+  }
+}
+
+}  // namespace monotable::table

@@ -1,0 +1,35 @@
+// Engine key layout of items and key validation with DynamoDB's messages.
+//
+// Layout: an item of a table (or an entry of an index) lives at
+//   [key_prefix: u32 BE][PartitionHash(pk): u64 BE][pk component][sk component, if any]
+// so one partition is one contiguous, sort-key-ordered range, and partitions follow hash order.
+// Key space 0 is the system space (catalog records).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/attribute_value.h"
+#include "model/table_description.h"
+
+namespace monotable::table {
+
+constexpr uint32_t kSystemKeyPrefix = 0;
+
+std::string PrefixBytes(uint32_t key_prefix);
+// [prefix, prefix + 1): every key of one key space.
+std::pair<std::string, std::string> KeySpaceRange(uint32_t key_prefix);
+std::string EncodeItemKey(uint32_t key_prefix, const AttributeValue& hash, const AttributeValue* range);
+
+// The item's key (table key attributes only), for messages and ReturnValues.
+Item ExtractKey(const TableDescription& table, const Item& item);
+
+// PutItem-style validation of the key attributes inside a full item.
+Status ValidateItemKeys(const TableDescription& table, const Item& item);
+// GetItem/DeleteItem/UpdateItem-style validation of a Key map.
+Status ValidateKey(const TableDescription& table, const Item& key);
+
+// Engine key of a validated item or key map.
+std::string ItemKeyOf(const TableDescription& table, const Item& item);
+
+}  // namespace monotable::table
