@@ -1,0 +1,247 @@
+#include "engine/rocksdb/rocksdb_engine.h"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "engine/guarded_commit.h"
+
+namespace monotable::engine {
+namespace {
+
+using DbPtr = std::shared_ptr<rocksdb::DB>;
+
+Status FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) return Status::Ok();
+  if (s.IsCorruption()) return Status(ErrorCode::kCorruption, "rocksdb: " + s.ToString());
+  return Status::Io("rocksdb: " + s.ToString());
+}
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+rocksdb::CompressionType PickCompression() {
+  std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
+  auto has = [&](rocksdb::CompressionType t) {
+    return std::find(supported.begin(), supported.end(), t) != supported.end();
+  };
+  if (has(rocksdb::kLZ4Compression)) return rocksdb::kLZ4Compression;
+  if (has(rocksdb::kSnappyCompression)) return rocksdb::kSnappyCompression;
+  return rocksdb::kNoCompression;
+}
+
+rocksdb::Options MakeOptions() {
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.max_background_jobs = 2;
+  o.max_open_files = 512;
+  o.compaction_style = rocksdb::kCompactionStyleLevel;
+  o.level_compaction_dynamic_level_bytes = true;
+  o.compression = PickCompression();
+  o.keep_log_file_num = 4;
+  rocksdb::BlockBasedTableOptions t;
+  t.block_cache = rocksdb::NewLRUCache(64 << 20);
+  t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  return o;
+}
+
+class RocksSnapshot : public Snapshot {
+ public:
+  explicit RocksSnapshot(DbPtr db) : db_(std::move(db)), snapshot_(db_->GetSnapshot()) {}
+  ~RocksSnapshot() override { db_->ReleaseSnapshot(snapshot_); }
+  RocksSnapshot(const RocksSnapshot&) = delete;
+  RocksSnapshot& operator=(const RocksSnapshot&) = delete;
+
+  const rocksdb::Snapshot* get() const { return snapshot_; }
+  const rocksdb::DB* db() const { return db_.get(); }
+
+ private:
+  DbPtr db_;
+  const rocksdb::Snapshot* snapshot_;
+};
+
+class RocksIterator : public Iterator {
+ public:
+  RocksIterator(DbPtr db, std::shared_ptr<const RocksSnapshot> snapshot, std::string lower,
+                std::string upper)
+      : db_(std::move(db)),
+        snapshot_(std::move(snapshot)),
+        lower_(std::move(lower)),
+        upper_(std::move(upper)),
+        lower_slice_(lower_),
+        upper_slice_(upper_) {
+    rocksdb::ReadOptions ro;
+    if (!lower_.empty()) ro.iterate_lower_bound = &lower_slice_;
+    if (!upper_.empty()) ro.iterate_upper_bound = &upper_slice_;
+    if (snapshot_) ro.snapshot = snapshot_->get();
+    it_.reset(db_->NewIterator(ro));
+  }
+  RocksIterator(const RocksIterator&) = delete;
+  RocksIterator& operator=(const RocksIterator&) = delete;
+
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Seek(std::string_view key) override {
+    it_->Seek(key < std::string_view(lower_) ? lower_slice_ : ToSlice(key));
+  }
+  void SeekForPrev(std::string_view key) override {
+    if (!upper_.empty() && key >= std::string_view(upper_)) {
+      it_->SeekToLast();
+    } else {
+      it_->SeekForPrev(ToSlice(key));
+    }
+  }
+  bool Valid() const override { return it_->Valid(); }
+  void Next() override {
+    if (it_->Valid()) it_->Next();
+  }
+  void Prev() override {
+    if (it_->Valid()) it_->Prev();
+  }
+  std::string_view key() const override {
+    rocksdb::Slice k = it_->key();
+    return {k.data(), k.size()};
+  }
+  std::string_view value() const override {
+    rocksdb::Slice v = it_->value();
+    return {v.data(), v.size()};
+  }
+  Status status() const override { return FromRocks(it_->status()); }
+
+ private:
+  // Declaration order matters: it_ is destroyed first, then the bounds it points to, then the
+  // snapshot, then (possibly the last reference to) the DB.
+  DbPtr db_;
+  std::shared_ptr<const RocksSnapshot> snapshot_;
+  std::string lower_, upper_;
+  rocksdb::Slice lower_slice_, upper_slice_;
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+class RocksDbEngine : public Engine {
+ public:
+  RocksDbEngine(DbPtr db, bool sync)
+      : db_(std::move(db)),
+        committer_([this](std::string_view key) { return Get(key, nullptr); },
+                   [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
+    write_options_.sync = sync;
+  }
+
+  std::shared_ptr<const Snapshot> GetSnapshot() override {
+    return std::make_shared<RocksSnapshot>(db_);
+  }
+
+  Result<std::optional<std::string>> Get(std::string_view key,
+                                         const Snapshot* snapshot) override {
+    rocksdb::ReadOptions ro;
+    if (snapshot != nullptr) {
+      auto* snap = dynamic_cast<const RocksSnapshot*>(snapshot);
+      if (snap == nullptr || snap->db() != db_.get()) {
+        return Status::Internal("snapshot belongs to another engine");
+      }
+      ro.snapshot = snap->get();
+    }
+    std::string value;
+    rocksdb::Status s = db_->Get(ro, db_->DefaultColumnFamily(), ToSlice(key), &value);
+    if (s.IsNotFound()) return std::optional<std::string>();
+    if (!s.ok()) return FromRocks(s);
+    return std::optional<std::string>(std::move(value));
+  }
+
+  std::unique_ptr<Iterator> NewIterator(std::string lower, std::string upper,
+                                        std::shared_ptr<const Snapshot> snapshot) override {
+    auto snap = std::dynamic_pointer_cast<const RocksSnapshot>(snapshot);
+    if (snap != nullptr && snap->db() != db_.get()) snap = nullptr;
+    return std::make_unique<RocksIterator>(db_, std::move(snap), std::move(lower),
+                                           std::move(upper));
+  }
+
+  Status Commit(const WriteBatch& batch) override { return committer_.Commit(batch); }
+
+  Status DeleteRange(std::string_view lower, std::string_view upper) override {
+    std::string end;
+    MT_RETURN_IF_ERROR(EffectiveUpper(lower, upper, &end));
+    if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
+    return FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(),
+                                      ToSlice(lower), end));
+  }
+
+  uint64_t ApproximateSize(std::string_view lower, std::string_view upper) override {
+    std::string end;
+    if (!EffectiveUpper(lower, upper, &end).ok()) return 0;
+    if (end.empty() || std::string_view(end) <= lower) return 0;
+    rocksdb::Range range(ToSlice(lower), end);
+    rocksdb::SizeApproximationOptions opts;
+    opts.include_memtables = true;
+    opts.include_files = true;
+    uint64_t size = 0;
+    if (!db_->GetApproximateSizes(opts, db_->DefaultColumnFamily(), &range, 1, &size).ok()) {
+      return 0;
+    }
+    return size;
+  }
+
+  std::string Name() const override { return "rocksdb"; }
+
+ private:
+  Status Apply(const std::vector<Mutation>& mutations) {
+    rocksdb::WriteBatch wb;
+    for (const Mutation& m : mutations) {
+      rocksdb::Status s = m.value ? wb.Put(m.key, *m.value) : wb.Delete(m.key);
+      if (!s.ok()) return FromRocks(s);
+    }
+    return FromRocks(db_->Write(write_options_, &wb));
+  }
+
+  // RocksDB needs a concrete end key: for an empty `upper` ("no bound") use the successor of the
+  // current last key, or "" when [lower, ...) holds nothing.
+  Status EffectiveUpper(std::string_view lower, std::string_view upper, std::string* end) {
+    if (!upper.empty()) {
+      end->assign(upper);
+      return Status::Ok();
+    }
+    RocksIterator it(db_, nullptr, std::string(lower), "");
+    it.SeekToLast();
+    MT_RETURN_IF_ERROR(it.status());
+    end->clear();
+    if (it.Valid()) {
+      end->assign(it.key());
+      end->push_back('\0');
+    }
+    return Status::Ok();
+  }
+
+  DbPtr db_;
+  rocksdb::WriteOptions write_options_;
+  GuardedCommitter committer_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) {
+  if (options.path.empty()) return Status::Io("rocksdb: empty database path");
+  std::error_code ec;
+  std::filesystem::create_directories(options.path, ec);
+  if (ec) return Status::Io("rocksdb: cannot create " + options.path + ": " + ec.message());
+
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(MakeOptions(), options.path, &raw);
+  if (!s.ok()) return FromRocks(s);
+  DbPtr db(raw, [](rocksdb::DB* d) {
+    d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
+    delete d;
+  });
+  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options.sync));
+}
+
+}  // namespace monotable::engine

@@ -1,0 +1,24 @@
+// RocksDB engine: the persistent engine::Engine backend (one RocksDB instance, default column
+// family, bytewise comparator).
+//
+// Contract (beyond engine.h):
+// - OpenRocksDbEngine creates options.path (and parents) if missing. Commits go through the
+//   striped GuardedCommitter and are written as one rocksdb::WriteBatch; options.sync fsyncs the
+//   WAL before Commit/DeleteRange return.
+// - Snapshots and iterators share ownership of the DB handle, so they never dangle, but the DB
+//   (and its directory LOCK) is only closed when the engine AND every snapshot/iterator it handed
+//   out are gone. Callers must drop them before destroying the engine if they intend to reopen
+//   the same path.
+// - An iterator without a snapshot reads RocksDB's implicit snapshot taken at creation.
+// - RocksDB errors map to kCorruption (corruption) or kIo (everything else) with its message.
+#pragma once
+
+#include <memory>
+
+#include "engine/engine.h"
+
+namespace monotable::engine {
+
+Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options);
+
+}  // namespace monotable::engine
