@@ -1,6 +1,7 @@
 #include "table/database.h"
 
 #include "model/item_codec.h"
+#include "table/index_entries.h"
 #include "table/keys.h"
 
 namespace monotable::table {
@@ -32,6 +33,24 @@ Result<std::optional<Item>> Database::GetItem(const TableHandle& table, const It
   return std::optional<Item>(std::move(item));
 }
 
+void AddIndexMutations(const TableDescription& table, const Item* old_item, const Item* new_item,
+                       engine::WriteBatch& batch) {
+  auto update = [&](const IndexDescription& index) {
+    std::optional<IndexEntry> old_entry, new_entry;
+    if (old_item) old_entry = MakeIndexEntry(table, index, *old_item);
+    if (new_item) new_entry = MakeIndexEntry(table, index, *new_item);
+    if (old_entry && (!new_entry || old_entry->key != new_entry->key)) {
+      batch.mutations.push_back({std::move(old_entry->key), std::nullopt});
+    }
+    if (new_entry) {
+      if (old_entry && old_entry->key == new_entry->key && old_entry->projected == new_entry->projected) return;
+      batch.mutations.push_back({std::move(new_entry->key), EncodeItem(new_entry->projected)});
+    }
+  };
+  for (const auto& index : table.global_indexes) update(index);
+  for (const auto& index : table.local_indexes) update(index);
+}
+
 Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply) {
   const std::string engine_key = ItemKeyOf(*table.description, key);
   for (;;) {
@@ -50,6 +69,8 @@ Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, c
     } else if (raw) {
       batch.mutations.push_back({engine_key, std::nullopt});
     }
+    AddIndexMutations(*table.description, result.old_item ? &*result.old_item : nullptr,
+                      result.new_item ? &*result.new_item : nullptr, batch);
     Status committed = batch.mutations.empty() ? Status::Ok() : engine_->Commit(batch);
     if (committed.code() == ErrorCode::kGuardFailed) continue;  // raced with another writer: re-apply
     MT_RETURN_IF_ERROR(committed);

@@ -37,6 +37,11 @@ struct WriteResult {
 
 using ApplyFn = std::function<Result<std::optional<Item>>(const Item* existing)>;
 
+// Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
+// for every secondary index of `table`.
+void AddIndexMutations(const TableDescription& table, const Item* old_item, const Item* new_item,
+                       engine::WriteBatch& batch);
+
 class Database {
  public:
   static Result<std::unique_ptr<Database>> Open(const DatabaseOptions& options);

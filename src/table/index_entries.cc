@@ -1,0 +1,114 @@
+#include "table/index_entries.h"
+
+#include "model/item_codec.h"
+#include "table/keys.h"
+
+namespace monotable::table {
+namespace {
+
+const AttributeValue* TypedAttribute(const TableDescription& table, const Item& item, const std::string& name) {
+  auto it = item.find(name);
+  if (it == item.end()) return nullptr;
+  auto type = table.AttributeType(name);
+  if (!type || it->second.type() != *type) return nullptr;
+  if ((*type == AttrType::kS || *type == AttrType::kB) && it->second.s().empty()) return nullptr;
+  return &it->second;
+}
+
+}  // namespace
+
+std::vector<const KeyElement*> IndexHashKeys(const IndexDescription& index) {
+  std::vector<const KeyElement*> keys;
+  for (const auto& k : index.key_schema) if (k.role == KeyRole::kHash) keys.push_back(&k);
+  return keys;
+}
+
+std::vector<const KeyElement*> IndexRangeKeys(const IndexDescription& index) {
+  std::vector<const KeyElement*> keys;
+  for (const auto& k : index.key_schema) if (k.role == KeyRole::kRange) keys.push_back(&k);
+  return keys;
+}
+
+Item ProjectForIndex(const TableDescription& table, const IndexDescription& index, const Item& item) {
+  if (index.projection.type == ProjectionType::kAll) return item;
+  Item projected;
+  auto copy = [&](const std::string& name) {
+    auto it = item.find(name);
+    if (it != item.end()) projected.insert_or_assign(it->first, it->second);
+  };
+  for (const auto& k : table.key_schema) copy(k.name);
+  for (const auto& k : index.key_schema) copy(k.name);
+  if (index.projection.type == ProjectionType::kInclude) {
+    for (const auto& name : index.projection.non_key_attributes) copy(name);
+  }
+  return projected;
+}
+
+std::optional<std::string> PositionKey(const TableDescription& table, const IndexDescription* index,
+                                       const Item& item) {
+  const AttributeValue* table_hash = TypedAttribute(table, item, table.hash_key());
+  const AttributeValue* table_range = nullptr;
+  if (const std::string* range = table.range_key()) {
+    table_range = TypedAttribute(table, item, *range);
+    if (!table_range) return std::nullopt;
+  }
+  if (!table_hash) return std::nullopt;
+  if (!index) return EncodeItemKey(table.key_prefix, *table_hash, table_range);
+
+  std::string partition;
+  for (const KeyElement* k : IndexHashKeys(*index)) {
+    const AttributeValue* v = TypedAttribute(table, item, k->name);
+    if (!v) return std::nullopt;
+    AppendKeyComponent(*v, partition);
+  }
+  std::string key;
+  key.reserve(16 + partition.size() + 32);
+  AppendBigEndian32(index->key_prefix, key);
+  // Single-attribute partitions hash exactly like table partitions; several attributes hash their
+  // concatenated components.
+  auto hash_keys = IndexHashKeys(*index);
+  uint64_t hash = hash_keys.size() == 1 ? PartitionHash(*TypedAttribute(table, item, hash_keys[0]->name))
+                                        : PartitionHash(AttributeValue::B(partition));
+  AppendBigEndian64(hash, key);
+  key += partition;
+  for (const KeyElement* k : IndexRangeKeys(*index)) {
+    const AttributeValue* v = TypedAttribute(table, item, k->name);
+    if (!v) return std::nullopt;
+    AppendKeyComponent(*v, key);
+  }
+  AppendKeyComponent(*table_hash, key);
+  if (table_range) AppendKeyComponent(*table_range, key);
+  return key;
+}
+
+std::optional<IndexEntry> MakeIndexEntry(const TableDescription& table, const IndexDescription& index,
+                                         const Item& item) {
+  auto key = PositionKey(table, &index, item);
+  if (!key) return std::nullopt;
+  return IndexEntry{std::move(*key), ProjectForIndex(table, index, item)};
+}
+
+Item LastEvaluatedKeyOf(const TableDescription& table, const IndexDescription* index, const Item& item) {
+  Item key = ExtractKey(table, item);
+  if (index) {
+    for (const auto& k : index->key_schema) {
+      auto it = item.find(k.name);
+      if (it != item.end()) key.insert_or_assign(it->first, it->second);
+    }
+  }
+  return key;
+}
+
+std::string PrefixSuccessor(std::string prefix) {
+  while (!prefix.empty()) {
+    auto& last = reinterpret_cast<unsigned char&>(prefix.back());
+    if (last != 0xff) {
+      ++last;
+      return prefix;
+    }
+    prefix.pop_back();
+  }
+  return prefix;
+}
+
+}  // namespace monotable::table

@@ -1,0 +1,48 @@
+// Secondary index entries: where an item appears in a GSI or LSI, and what is stored there.
+//
+// Layout of an entry key (all components order-preserving, see model/item_codec.h):
+//   [index key_prefix u32][hash u64][index partition components][index sort components]
+//   [table hash component][table range component, if any]
+// The hash covers the index partition components (for an LSI: the table's partition key), so an
+// index partition is one contiguous range ordered by the index sort key, then the table key.
+// The value is the projected item (KEYS_ONLY: table and index keys; INCLUDE: plus the listed
+// attributes; ALL: the whole item). An item lacking any index key attribute, or holding one of
+// the wrong type, is not in the index (sparse index).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/attribute_value.h"
+#include "model/table_description.h"
+
+namespace monotable::table {
+
+struct IndexEntry {
+  std::string key;
+  Item projected;
+};
+
+// The index's partition attributes, then its sort attributes (multi-attribute keys keep order).
+std::vector<const KeyElement*> IndexHashKeys(const IndexDescription& index);
+std::vector<const KeyElement*> IndexRangeKeys(const IndexDescription& index);
+
+// The entry for `item` in `index`, or nullopt when the item is not indexed there.
+std::optional<IndexEntry> MakeIndexEntry(const TableDescription& table, const IndexDescription& index,
+                                         const Item& item);
+
+// Applies an index's projection to an item (the value an index read returns).
+Item ProjectForIndex(const TableDescription& table, const IndexDescription& index, const Item& item);
+
+// The key attributes LastEvaluatedKey carries for a read of `index` (nullptr: the table).
+Item LastEvaluatedKeyOf(const TableDescription& table, const IndexDescription* index, const Item& item);
+
+// Engine key of the position of `item` in `index` (nullptr: the table); nullopt if absent there.
+std::optional<std::string> PositionKey(const TableDescription& table, const IndexDescription* index,
+                                       const Item& item);
+
+// The smallest key greater than every key that starts with `prefix` ("" if there is none).
+std::string PrefixSuccessor(std::string prefix);
+
+}  // namespace monotable::table

@@ -1,0 +1,50 @@
+// Reader: Query and Scan pages over a table or one of its indexes.
+//
+// Contract:
+// - A page is read from one consistent engine snapshot, in key order (forward or backward).
+// - Reading stops after `limit` items, or once the items read reach 1 MB (the item that crosses
+//   the limit is included), as DynamoDB does; then `last_evaluated_key` is set (also when the
+//   limit is reached exactly at the end of the data, as DynamoDB does). Filters and projections
+//   are the caller's business: every item read is returned and counted in `bytes_read`.
+// - Items returned by an index read are the index's projected items.
+// - `exclusive_start` (already validated by the caller) resumes strictly after that position.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "table/database.h"
+
+namespace monotable::table {
+
+enum class SortOp { kNone, kEq, kLt, kLe, kGt, kGe, kBetween, kBeginsWith };
+
+struct SortCondition {
+  std::vector<AttributeValue> equal_prefix;  // leading sort attributes fixed by '=' (multi-attribute keys)
+  SortOp op = SortOp::kNone;                 // condition on the next sort attribute
+  AttributeValue first;
+  AttributeValue second;  // BETWEEN's upper bound
+};
+
+struct PageOptions {
+  bool forward = true;
+  std::optional<int64_t> limit;
+  const Item* exclusive_start = nullptr;
+  uint64_t max_bytes = 1024 * 1024;
+};
+
+struct Page {
+  std::vector<Item> items;
+  std::optional<Item> last_evaluated_key;
+  uint64_t bytes_read = 0;
+};
+
+// `partition` holds the values of the index's (or table's) partition attributes, in schema order.
+Result<Page> QueryPartition(Database& db, const TableHandle& table, const IndexDescription* index,
+                            const std::vector<AttributeValue>& partition, const SortCondition& sort,
+                            const PageOptions& options);
+
+Result<Page> ScanSegment(Database& db, const TableHandle& table, const IndexDescription* index, int segment,
+                         int total_segments, const PageOptions& options);
+
+}  // namespace monotable::table
