@@ -3,6 +3,7 @@
 #include "model/item_codec.h"
 #include "table/index_entries.h"
 #include "table/keys.h"
+#include "table/transaction.h"
 
 namespace monotable::table {
 
@@ -52,35 +53,11 @@ void AddIndexMutations(const TableDescription& table, const Item* old_item, cons
 }
 
 Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply) {
-  const std::string engine_key = ItemKeyOf(*table.description, key);
-  for (;;) {
-    MT_ASSIGN_OR_RETURN(auto raw, engine_->Get(engine_key));
-    WriteResult result;
-    if (raw) {
-      MT_ASSIGN_OR_RETURN(Item old_item, DecodeItem(*raw));
-      result.old_item = std::move(old_item);
-    }
-    MT_ASSIGN_OR_RETURN(result.new_item, apply(result.old_item ? &*result.old_item : nullptr));
-
-    engine::WriteBatch batch;
-    batch.guards.push_back({engine_key, raw});
-    if (result.new_item) {
-      batch.mutations.push_back({engine_key, EncodeItem(*result.new_item)});
-    } else if (raw) {
-      batch.mutations.push_back({engine_key, std::nullopt});
-    }
-    AddIndexMutations(*table.description, result.old_item ? &*result.old_item : nullptr,
-                      result.new_item ? &*result.new_item : nullptr, batch);
-    Status committed = batch.mutations.empty() ? Status::Ok() : engine_->Commit(batch);
-    if (committed.code() == ErrorCode::kGuardFailed) continue;  // raced with another writer: re-apply
-    MT_RETURN_IF_ERROR(committed);
-
-    int64_t old_size = result.old_item ? static_cast<int64_t>(ItemSize(*result.old_item)) : 0;
-    int64_t new_size = result.new_item ? static_cast<int64_t>(ItemSize(*result.new_item)) : 0;
-    table.stats->item_count += (result.new_item ? 1 : 0) - (result.old_item ? 1 : 0);
-    table.stats->size_bytes += new_size - old_size;
-    return result;
-  }
+  // A single-item write is a one-action transaction that never gives up on collisions.
+  MT_ASSIGN_OR_RETURN(TransactionResult result,
+                      WriteAtomically(*this, {WriteAction{&table, key, apply}}, /*max_attempts=*/1 << 20));
+  if (!result.committed) return result.outcomes[0];
+  return std::move(result.results[0]);
 }
 
 }  // namespace monotable::table

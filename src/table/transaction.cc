@@ -1,0 +1,94 @@
+#include "table/transaction.h"
+
+#include "model/item_codec.h"
+#include "table/keys.h"
+
+namespace monotable::table {
+
+Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, int max_attempts) {
+  std::vector<std::string> keys;
+  keys.reserve(actions.size());
+  for (const auto& a : actions) keys.push_back(ItemKeyOf(*a.table->description, a.key));
+
+  for (int attempt = 0; attempt < max_attempts; ++attempt) {
+    TransactionResult out;
+    engine::WriteBatch batch;
+    std::vector<std::optional<std::string>> raws;
+    bool refused = false;
+    for (size_t i = 0; i < actions.size(); ++i) {
+      MT_ASSIGN_OR_RETURN(auto raw, db.engine().Get(keys[i]));
+      std::optional<Item> old_item;
+      if (raw) {
+        MT_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*raw));
+        old_item = std::move(decoded);
+      }
+      out.old_items.push_back(old_item);
+      batch.guards.push_back({keys[i], raw});
+      auto applied = actions[i].apply(old_item ? &*old_item : nullptr);
+      if (!applied.ok()) {
+        if (applied.status().code() != ErrorCode::kConditionalCheckFailed &&
+            applied.status().code() != ErrorCode::kValidation) {
+          return applied.status();  // an internal failure is not a cancellation
+        }
+        out.outcomes.push_back(applied.status());
+        refused = true;
+        continue;
+      }
+      out.outcomes.push_back(Status::Ok());
+      WriteResult result{old_item, std::move(applied).value()};
+      if (!actions[i].check_only) {
+        if (result.new_item) {
+          batch.mutations.push_back({keys[i], EncodeItem(*result.new_item)});
+        } else if (raw) {
+          batch.mutations.push_back({keys[i], std::nullopt});
+        }
+        AddIndexMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
+                          result.new_item ? &*result.new_item : nullptr, batch);
+      }
+      out.results.push_back(std::move(result));
+      raws.push_back(std::move(raw));
+    }
+    if (refused) {
+      out.results.clear();
+      return out;
+    }
+    Status committed = db.engine().Commit(batch);
+    if (committed.code() == ErrorCode::kGuardFailed) continue;
+    MT_RETURN_IF_ERROR(committed);
+    for (size_t i = 0; i < actions.size(); ++i) {
+      if (actions[i].check_only) continue;
+      const auto& r = out.results[i];
+      auto& stats = *actions[i].table->stats;
+      stats.item_count += (r.new_item ? 1 : 0) - (r.old_item ? 1 : 0);
+      stats.size_bytes += static_cast<int64_t>(r.new_item ? ItemSize(*r.new_item) : 0) -
+                          static_cast<int64_t>(r.old_item ? ItemSize(*r.old_item) : 0);
+    }
+    out.committed = true;
+    out.outcomes.clear();
+    return out;
+  }
+  TransactionResult conflict;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    conflict.outcomes.emplace_back(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+    conflict.old_items.emplace_back();
+  }
+  return conflict;
+}
+
+Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets) {
+  auto snapshot = db.engine().GetSnapshot();
+  std::vector<std::optional<Item>> items;
+  items.reserve(targets.size());
+  for (const auto& t : targets) {
+    MT_ASSIGN_OR_RETURN(auto raw, db.engine().Get(ItemKeyOf(*t.table->description, t.key), snapshot.get()));
+    if (!raw) {
+      items.emplace_back();
+      continue;
+    }
+    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
+    items.emplace_back(std::move(item));
+  }
+  return items;
+}
+
+}  // namespace monotable::table

@@ -1,0 +1,47 @@
+// Multi-item atomic operations (TransactWriteItems, TransactGetItems) on the table layer.
+//
+// Contract:
+// - WriteAtomically reads every target item, calls each action's `apply` (no side effects: it may
+//   run again), and commits all resulting item and index mutations in ONE guarded engine batch
+//   whose guards cover every target item. If any item changed between the read and the commit,
+//   the whole thing is re-read and re-applied; after `max_attempts` such collisions it gives up
+//   with every action's outcome set to kTransactionConflict. The result is serializable with
+//   respect to every other write (single-item writes use the same guards).
+// - If any `apply` refuses (returns a Status), nothing is written and `outcomes` holds each
+//   action's status (OK for the ones that would have succeeded), in request order.
+// - An action whose apply returns the existing item unchanged (ConditionCheck) writes nothing but
+//   still guards its item.
+// - ReadConsistent reads all keys from one engine snapshot.
+#pragma once
+
+#include <vector>
+
+#include "table/database.h"
+
+namespace monotable::table {
+
+struct WriteAction {
+  const TableHandle* table;  // kept alive by the caller
+  Item key;
+  ApplyFn apply;
+  bool check_only = false;  // ConditionCheck: never writes
+};
+
+struct TransactionResult {
+  bool committed = false;
+  std::vector<Status> outcomes;             // one per action when not committed
+  std::vector<std::optional<Item>> old_items;  // the item each action saw (for ALL_OLD on failure)
+  std::vector<WriteResult> results;         // one per action when committed
+};
+
+Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions,
+                                          int max_attempts = 16);
+
+struct ReadTarget {
+  std::shared_ptr<const TableHandle> table;
+  Item key;
+};
+
+Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets);
+
+}  // namespace monotable::table
