@@ -14,10 +14,10 @@ double WriteUnits(size_t old_size, size_t new_size) {
   return static_cast<double>(std::max<size_t>(1, (size + 1023) / 1024));
 }
 
-void WriteConsumedCapacity(JsonWriter& w, std::string_view mode, std::string_view table_name, double units,
-                           bool is_read) {
-  if (mode != "TOTAL" && mode != "INDEXES") return;
-  w.Key("ConsumedCapacity");
+namespace {
+
+void WriteCapacityObject(JsonWriter& w, std::string_view mode, std::string_view table_name, double units,
+                         bool is_read) {
   w.StartObject();
   w.Key("TableName");
   w.String(table_name.data(), static_cast<rapidjson::SizeType>(table_name.size()));
@@ -35,6 +35,33 @@ void WriteConsumedCapacity(JsonWriter& w, std::string_view mode, std::string_vie
     w.EndObject();
   }
   w.EndObject();
+}
+
+}  // namespace
+
+void WriteConsumedCapacity(JsonWriter& w, std::string_view mode, std::string_view table_name, double units,
+                           bool is_read) {
+  if (mode != "TOTAL" && mode != "INDEXES") return;
+  w.Key("ConsumedCapacity");
+  WriteCapacityObject(w, mode, table_name, units, is_read);
+}
+
+void CapacityByTable::Add(const std::string& table, double units) {
+  for (auto& [name, u] : units_) {
+    if (name == table) {
+      u += units;
+      return;
+    }
+  }
+  units_.emplace_back(table, units);
+}
+
+void CapacityByTable::Write(JsonWriter& w, std::string_view mode, bool is_read) const {
+  if (mode != "TOTAL" && mode != "INDEXES") return;
+  w.Key("ConsumedCapacity");
+  w.StartArray();
+  for (const auto& [name, units] : units_) WriteCapacityObject(w, mode, name, units, is_read);
+  w.EndArray();
 }
 
 }  // namespace monotable::api

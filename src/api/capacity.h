@@ -6,7 +6,10 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "api/wire_value.h"
 #include "model/attribute_value.h"
@@ -18,5 +21,15 @@ double WriteUnits(size_t old_size, size_t new_size);
 
 void WriteConsumedCapacity(JsonWriter& w, std::string_view return_consumed_capacity, std::string_view table_name,
                            double units, bool is_read);
+
+// Batch and transaction responses: one ConsumedCapacity entry per table, in first-seen order.
+class CapacityByTable {
+ public:
+  void Add(const std::string& table, double units);
+  void Write(JsonWriter& w, std::string_view return_consumed_capacity, bool is_read) const;
+
+ private:
+  std::vector<std::pair<std::string, double>> units_;
+};
 
 }  // namespace monotable::api

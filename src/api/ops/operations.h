@@ -17,6 +17,7 @@ extern const Operation kDescribeLimits;
 extern const Operation kPutItem;
 extern const Operation kGetItem;
 extern const Operation kDeleteItem;
+extern const Operation kBatchWriteItem;
 
 const std::vector<const Operation*>& AllOperations();
 
