@@ -135,7 +135,12 @@ Result<TableDescription> Catalog::Create(TableDescription table) {
   return table;
 }
 
-Status Catalog::Update(const TableDescription& table) {
+Result<uint32_t> Catalog::NewKeyPrefix() {
+  std::lock_guard lock(control_mutex_);
+  return AllocateKeyPrefixes(1);
+}
+
+Result<std::shared_ptr<const TableHandle>> Catalog::Update(const TableDescription& table) {
   std::lock_guard lock(control_mutex_);
   auto existing = Find(table.name);
   if (!existing) return Status::NotFound("Requested resource not found: Table: " + table.name + " not found");
@@ -146,7 +151,7 @@ Status Catalog::Update(const TableDescription& table) {
   auto tables = std::make_shared<TableMap>(*Current());
   (*tables)[table.name] = std::move(handle);
   Publish(std::move(tables));
-  return Status::Ok();
+  return existing;
 }
 
 Result<TableDescription> Catalog::Drop(std::string_view name) {

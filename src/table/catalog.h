@@ -42,8 +42,11 @@ class Catalog {
   std::vector<std::string> Names() const;  // sorted bytewise, as ListTables returns them
 
   Result<TableDescription> Create(TableDescription table);
-  // Replaces the description of an existing table (same name, id and key prefixes).
-  Status Update(const TableDescription& table);
+  // Replaces the description of an existing table (same name, id and key prefixes). Returns the
+  // handle it replaced: requests still holding it may still be writing with the old description.
+  Result<std::shared_ptr<const TableHandle>> Update(const TableDescription& table);
+  // Allocates a fresh key space for a new global secondary index of an existing table.
+  Result<uint32_t> NewKeyPrefix();
   // Removes the table record and its item and index key spaces.
   Result<TableDescription> Drop(std::string_view name);
 

@@ -16,6 +16,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   }
   auto db = std::make_unique<Database>(std::move(engine));
   MT_RETURN_IF_ERROR(db->catalog_.Load());
+  db->index_builder_.Resume();
   return db;
 }
 

@@ -21,6 +21,7 @@
 #include "engine/engine.h"
 #include "model/attribute_value.h"
 #include "table/catalog.h"
+#include "table/index_builder.h"
 
 namespace monotable::table {
 
@@ -48,6 +49,7 @@ class Database {
   explicit Database(std::unique_ptr<engine::Engine> engine);
 
   Catalog& catalog() { return catalog_; }
+  IndexBuilder& index_builder() { return index_builder_; }
   engine::Engine& engine() { return *engine_; }
 
   // The table, or ResourceNotFoundException "Requested resource not found".
@@ -60,6 +62,7 @@ class Database {
  private:
   std::unique_ptr<engine::Engine> engine_;
   Catalog catalog_;
+  IndexBuilder index_builder_{*engine_, catalog_};  // destroyed first: stops background builds
 };
 
 }  // namespace monotable::table

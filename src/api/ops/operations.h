@@ -18,6 +18,7 @@ extern const Operation kPutItem;
 extern const Operation kGetItem;
 extern const Operation kDeleteItem;
 extern const Operation kBatchWriteItem;
+extern const Operation kScan;
 
 const std::vector<const Operation*>& AllOperations();
 

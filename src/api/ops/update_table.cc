@@ -1,5 +1,6 @@
 // UpdateTable: billing mode, provisioned throughput, table class, deletion protection, streams.
-// (GlobalSecondaryIndexUpdates arrive with secondary indexes, see issue #4.)
+// GlobalSecondaryIndexUpdates are handled in api/gsi_updates.cc.
+#include "api/gsi_updates.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
 #include "api/table_json.h"
@@ -12,14 +13,33 @@ std::string ShapeText() {
   std::string throughput = R"({"type": "FieldStruct<ProvisionedThroughput>", "children": {
       "WriteCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1},
       "ReadCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1}}})";
+  std::string index_name = R"({"type": "String", "notNull": true, "regex": "[a-zA-Z0-9_.-]+",
+      "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255})";
   return R"({
   "TableName": {"type": "String", "required": true, "tableName": true, "regex": "[a-zA-Z0-9_.-]+"},
   "ProvisionedThroughput": )" + throughput + R"(,
   "BillingMode": {"type": "String", "enum": ["PROVISIONED", "PAY_PER_REQUEST"]},
+  "AttributeDefinitions": {"type": "List", "children": {"type": "ValueStruct<AttributeDefinition>", "children": {
+    "AttributeName": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255},
+    "AttributeType": {"type": "String", "notNull": true, "enum": ["B", "N", "S"]}}}},
   "GlobalSecondaryIndexUpdates": {"type": "List", "children": {"type": "ValueStruct<GlobalSecondaryIndexUpdate>",
-    "children": {"Update": "FieldStruct<UpdateGlobalSecondaryIndexAction>",
-                 "Create": "FieldStruct<CreateGlobalSecondaryIndexAction>",
-                 "Delete": "FieldStruct<DeleteGlobalSecondaryIndexAction>"}}},
+    "children": {
+      "Update": {"type": "FieldStruct<UpdateGlobalSecondaryIndexAction>", "children": {
+        "IndexName": )" + index_name + R"(, "ProvisionedThroughput": )" + throughput + R"(}},
+      "Create": {"type": "FieldStruct<CreateGlobalSecondaryIndexAction>", "children": {
+        "IndexName": )" + index_name + R"(,
+        "KeySchema": {"type": "List", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 8,
+          "children": {"type": "ValueStruct<KeySchemaElement>", "children": {
+            "AttributeName": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1,
+                              "lengthLessThanOrEqual": 255},
+            "KeyType": {"type": "String", "notNull": true, "enum": ["HASH", "RANGE"]}}}},
+        "Projection": {"type": "FieldStruct<Projection>", "children": {
+          "ProjectionType": {"type": "String", "enum": ["ALL", "INCLUDE", "KEYS_ONLY"]},
+          "NonKeyAttributes": {"type": "List", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 20,
+                               "children": "String"}}},
+        "ProvisionedThroughput": )" + throughput + R"(}},
+      "Delete": {"type": "FieldStruct<DeleteGlobalSecondaryIndexAction>", "children": {
+        "IndexName": )" + index_name + R"(}}}}},
   "StreamSpecification": {"type": "FieldStruct<StreamSpecification>", "children": {
     "StreamEnabled": {"type": "Boolean", "notNull": true},
     "StreamViewType": {"type": "String", "enum": ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"]}}},
@@ -53,9 +73,7 @@ Status Validate(OperationContext& ctx) {
       }
     }
   }
-  if (gsi_updates && !gsi_updates->Empty()) {
-    return Status::Validation("GlobalSecondaryIndexUpdates are not supported by this server yet");
-  }
+  MT_RETURN_IF_ERROR(ValidateGsiUpdates(req));
   return Status::Ok();
 }
 
@@ -65,7 +83,9 @@ Status Run(OperationContext& ctx) {
   auto handle = ctx.db.catalog().Find(name);
   if (!handle) return Status::NotFound("Requested resource not found: Table: " + name + " not found");
   TableDescription table = *handle->description;
+  const TableDescription& before = *handle->description;
   double now = NowEpochSeconds();
+  bool updating = false;  // a change AWS applies in the background (the answer says UPDATING)
 
   bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
   std::string_view billing = StringOr(req, "BillingMode", "");
@@ -87,6 +107,7 @@ Status Run(OperationContext& ctx) {
           ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
     }
     if (!on_demand) {
+      updating = true;
       if (wanted.read_units > current.read_units || wanted.write_units > current.write_units) current.last_increase = now;
       if (wanted.read_units < current.read_units || wanted.write_units < current.write_units) {
         current.last_decrease = now;
@@ -97,6 +118,7 @@ Status Run(OperationContext& ctx) {
     current.write_units = wanted.write_units;
   }
   if (will_be_on_demand != on_demand) {
+    updating = true;
     table.billing_mode = will_be_on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
     if (will_be_on_demand) table.billing_mode_changed = now;
   }
@@ -123,10 +145,22 @@ Status Run(OperationContext& ctx) {
       table.stream.label = StreamLabel(now);
     }
   }
-  MT_RETURN_IF_ERROR(ctx.db.catalog().Update(table));
+  bool published = false;
+  MT_RETURN_IF_ERROR(ApplyGsiUpdates(ctx, table, published));
+  if (!published) MT_RETURN_IF_ERROR(ctx.db.catalog().Update(table).status());
+  // Capacity and billing changes are applied at once (DescribeTable shows them, ACTIVE), but the
+  // answer reads as AWS's does while the change is in progress: UPDATING, with the provisioned
+  // capacity and the count of decreases still those from before the change.
+  TableDescription shown = table;
+  if (updating && before.billing_mode == BillingMode::kProvisioned &&
+      shown.billing_mode == BillingMode::kProvisioned) {
+    shown.throughput.read_units = before.throughput.read_units;
+    shown.throughput.write_units = before.throughput.write_units;
+    shown.throughput.decreases_today = before.throughput.decreases_today;
+  }
   ctx.out.StartObject();
   ctx.out.Key("TableDescription");
-  WriteTableDescription(ctx.out, ctx.identity, table, handle->stats.get());
+  WriteTableDescription(ctx.out, ctx.identity, shown, handle->stats.get(), updating ? "UPDATING" : "");
   ctx.out.EndObject();
   return Status::Ok();
 }

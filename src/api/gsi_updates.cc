@@ -1,0 +1,182 @@
+#include "api/gsi_updates.h"
+
+#include <set>
+
+#include "api/request_fields.h"
+#include "api/table_request.h"
+
+namespace monotable::api {
+namespace {
+
+Status Invalid(const std::string& m) { return Status::Validation("One or more parameter values were invalid: " + m); }
+
+std::string IndexNameOf(const rapidjson::Value& update) {
+  for (const char* action : {"Update", "Create", "Delete"}) {
+    if (const auto* a = Member(update, action)) return std::string(StringOr(*a, "IndexName", ""));
+  }
+  return "";
+}
+
+std::string SchemaText(const std::vector<KeyElement>& keys, const TableDescription& t,
+                       const std::vector<AttributeDefinition>& defs) {
+  std::string out = "Schema:[";
+  for (size_t i = 0; i < keys.size(); ++i) {
+    AttrType type = AttrType::kS;
+    for (const auto& d : defs) if (d.name == keys[i].name) type = d.type;
+    if (auto existing = t.AttributeType(keys[i].name)) type = *existing;
+    out += std::string(i ? ", " : "") + "SchemaElement: key{" + keys[i].name + ":" + std::string(AttrTypeName(type)) +
+           ":" + (keys[i].role == KeyRole::kHash ? "HASH" : "RANGE") + "}";
+  }
+  return out + "]";
+}
+
+// Drops attribute definitions that no key schema uses any more.
+void PruneDefinitions(TableDescription& table) {
+  std::set<std::string> used;
+  for (const auto& k : table.key_schema) used.insert(k.name);
+  for (const auto* list : {&table.global_indexes, &table.local_indexes}) {
+    for (const auto& i : *list) for (const auto& k : i.key_schema) used.insert(k.name);
+  }
+  std::erase_if(table.attribute_definitions, [&](const AttributeDefinition& d) { return !used.count(d.name); });
+}
+
+}  // namespace
+
+Status ValidateGsiUpdates(const rapidjson::Value& request) {
+  const rapidjson::Value* updates = Member(request, "GlobalSecondaryIndexUpdates");
+  if (!updates) return Status::Ok();
+  std::set<std::string> names;
+  for (const auto& update : updates->GetArray()) {
+    int actions = (Member(update, "Update") ? 1 : 0) + (Member(update, "Create") ? 1 : 0) +
+                  (Member(update, "Delete") ? 1 : 0);
+    if (actions == 0) {
+      return Invalid(
+          "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+          "GlobalSecondaryIndexUpdate.Delete must not be null");
+    }
+    if (actions > 1) {
+      return Invalid("Only one of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+                     "GlobalSecondaryIndexUpdate.Delete can be specified");
+    }
+    std::string name = IndexNameOf(update);
+    if (!names.insert(name).second) {
+      return Invalid("Only one global secondary index update per index is allowed simultaneously. Index: " + name);
+    }
+    if (const auto* create = Member(update, "Create")) {
+      if (!Member(*create, "KeySchema") || !Member(*create, "Projection")) {
+        return Invalid("KeySchema and Projection must be specified for GlobalSecondaryIndexUpdate.Create");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& started) {
+  started = false;
+  const rapidjson::Value* updates = Member(ctx.request, "GlobalSecondaryIndexUpdates");
+  if (!updates || updates->Empty()) return Status::Ok();
+  int creates_or_deletes = 0;
+  for (const auto& update : updates->GetArray()) {
+    if (Member(update, "Create") || Member(update, "Delete")) ++creates_or_deletes;
+  }
+  bool building = false;
+  for (const auto& i : table.global_indexes) building = building || i.status != "ACTIVE";
+  if (creates_or_deletes > 1 || (creates_or_deletes == 1 && building)) {
+    return Status(ErrorCode::kLimitExceeded,
+                  "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+  }
+
+  std::vector<AttributeDefinition> defs;
+  if (const auto* d = Member(ctx.request, "AttributeDefinitions")) {
+    for (const auto& def : d->GetArray()) {
+      std::string_view type = StringOr(def, "AttributeType", "S");
+      defs.push_back({std::string(StringOr(def, "AttributeName", "")),
+                      type == "N" ? AttrType::kN : type == "B" ? AttrType::kB : AttrType::kS});
+    }
+  }
+  bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
+
+  for (const auto& update : updates->GetArray()) {
+    if (const auto* u = Member(update, "Update")) {
+      std::string name(StringOr(*u, "IndexName", ""));
+      IndexDescription* index = nullptr;
+      for (auto& i : table.global_indexes) if (i.name == name) index = &i;
+      if (!index) return Status::NotFound("Requested resource not found: Index: " + name + " not found");
+      if (const auto* t = Member(*u, "ProvisionedThroughput")) {
+        if (on_demand) {
+          return Invalid("ProvisionedThroughput should not be specified for index: " + name +
+                         " when BillingMode is PAY_PER_REQUEST");
+        }
+        Throughput wanted = ReadThroughput(t);
+        index->throughput.read_units = wanted.read_units;
+        index->throughput.write_units = wanted.write_units;
+      }
+      continue;
+    }
+    if (const auto* d = Member(update, "Delete")) {
+      std::string name(StringOr(*d, "IndexName", ""));
+      bool global = false;
+      for (const auto& i : table.global_indexes) global = global || i.name == name;
+      if (!global) {
+        if (table.FindIndex(name)) return Invalid("Cannot delete a local secondary index: " + name);
+        return Status::NotFound("Requested resource not found: Index: " + name + " not found");
+      }
+      TableDescription updated = table;
+      std::erase_if(updated.global_indexes, [&](const IndexDescription& i) { return i.name == name; });
+      PruneDefinitions(updated);
+      // The builder removes the index from `table` (with its definitions) and drops its entries.
+      TableDescription with_pruned = table;
+      with_pruned.attribute_definitions = updated.attribute_definitions;
+      MT_RETURN_IF_ERROR(ctx.db.index_builder().StartDelete(with_pruned, name));
+      table = updated;
+      started = true;
+      continue;
+    }
+    const rapidjson::Value& create = *Member(update, "Create");
+    IndexDescription index = ReadIndex(create, true);
+    if (table.FindIndex(index.name)) return Invalid("Index with name " + index.name + " already exists");
+    if (!Member(ctx.request, "AttributeDefinitions")) {
+      return Invalid("AttributeDefinitions must be specified when creating a global secondary index");
+    }
+    for (const auto& k : index.key_schema) {
+      auto given = std::find_if(defs.begin(), defs.end(), [&](const AttributeDefinition& d) { return d.name == k.name; });
+      if (given == defs.end()) {
+        return Invalid("Global Secondary Index key attribute " + k.name + " is not defined in AttributeDefinitions");
+      }
+      if (auto existing = table.AttributeType(k.name); existing && *existing != given->type) {
+        return Invalid(
+            "Attributes cannot be redefined. Please check that your attribute has the same type as previously "
+            "defined. Existing schema: " + SchemaText({k}, table, {}) + " New schema: " + SchemaText({k}, TableDescription{}, defs));
+      }
+    }
+    if (index.key_schema.empty() || index.key_schema[0].role != KeyRole::kHash) {
+      return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    }
+    if (on_demand && Member(create, "ProvisionedThroughput")) {
+      return Invalid("ProvisionedThroughput should not be specified for index: " + index.name +
+                     " when BillingMode is PAY_PER_REQUEST");
+    }
+    if (!on_demand && !Member(create, "ProvisionedThroughput")) {
+      return Invalid("ProvisionedThroughput must be specified for index: " + index.name);
+    }
+    if (table.global_indexes.size() >= 20) {
+      return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
+    }
+    for (const auto& k : index.key_schema) {
+      if (!table.AttributeType(k.name)) {
+        auto given = std::find_if(defs.begin(), defs.end(), [&](const AttributeDefinition& d) { return d.name == k.name; });
+        table.attribute_definitions.push_back(*given);
+      }
+    }
+    MT_ASSIGN_OR_RETURN(index.key_prefix, ctx.db.catalog().NewKeyPrefix());
+    index.status = "CREATING";
+    index.backfilling = true;
+    std::string name = index.name;
+    table.global_indexes.push_back(std::move(index));
+    MT_RETURN_IF_ERROR(ctx.db.index_builder().StartCreate(table, name));
+    started = true;
+  }
+  return Status::Ok();
+}
+
+}  // namespace monotable::api

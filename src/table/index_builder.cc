@@ -1,0 +1,128 @@
+#include "table/index_builder.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "model/item_codec.h"
+#include "table/index_entries.h"
+#include "table/keys.h"
+
+namespace monotable::table {
+namespace {
+
+// Waits until no in-flight request holds a handle published before our change.
+void WaitForRequestsOn(std::weak_ptr<const TableHandle> previous, const std::stop_token& stop) {
+  while (!previous.expired() && !stop.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+}  // namespace
+
+IndexBuilder::~IndexBuilder() {
+  std::lock_guard lock(mutex_);
+  for (auto& job : jobs_) job.request_stop();
+  jobs_.clear();  // joins
+}
+
+Status IndexBuilder::StartCreate(const TableDescription& table, const std::string& index_name) {
+  MT_ASSIGN_OR_RETURN(auto previous, catalog_.Update(table));
+  std::lock_guard lock(mutex_);
+  jobs_.emplace_back([this, name = table.name, index_name, weak = std::weak_ptr<const TableHandle>(previous)](
+                         std::stop_token stop) { Backfill(stop, name, index_name, weak); });
+  return Status::Ok();
+}
+
+Status IndexBuilder::StartDelete(const TableDescription& table, const std::string& index_name) {
+  const IndexDescription* index = table.FindIndex(index_name);
+  if (!index) return Status::NotFound("Requested resource not found");
+  uint32_t prefix = index->key_prefix;
+  TableDescription updated = table;
+  std::erase_if(updated.global_indexes, [&](const IndexDescription& i) { return i.name == index_name; });
+  MT_ASSIGN_OR_RETURN(auto previous, catalog_.Update(updated));
+  std::lock_guard lock(mutex_);
+  jobs_.emplace_back([this, prefix, weak = std::weak_ptr<const TableHandle>(previous)](std::stop_token stop) {
+    WaitForRequestsOn(weak, stop);
+    auto [first, last] = KeySpaceRange(prefix);
+    Status st = engine_.DeleteRange(first, last);
+    if (!st.ok()) std::fprintf(stderr, "monotable: dropping index space failed: %s\n", st.message().c_str());
+  });
+  return Status::Ok();
+}
+
+void IndexBuilder::Resume() {
+  for (const auto& name : catalog_.Names()) {
+    auto handle = catalog_.Find(name);
+    if (!handle) continue;
+    for (const auto& index : handle->description->global_indexes) {
+      if (!index.backfilling) continue;
+      std::lock_guard lock(mutex_);
+      jobs_.emplace_back([this, name, index_name = index.name](std::stop_token stop) {
+        Backfill(stop, name, index_name, {});
+      });
+    }
+  }
+}
+
+void IndexBuilder::WaitIdle() {
+  std::vector<std::jthread> jobs;
+  {
+    std::lock_guard lock(mutex_);
+    jobs.swap(jobs_);
+  }
+  for (auto& job : jobs) job.join();
+}
+
+void IndexBuilder::Backfill(std::stop_token stop, std::string table_name, std::string index_name,
+                            std::weak_ptr<const TableHandle> previous) {
+  WaitForRequestsOn(std::move(previous), stop);
+  auto handle = catalog_.Find(table_name);
+  if (!handle) return;
+  const IndexDescription* index = handle->description->FindIndex(index_name);
+  if (!index) return;
+  Status st = BackfillItems(stop, *handle->description, *index);
+  if (stop.stop_requested()) return;  // resumed at the next open
+  if (!st.ok()) {
+    std::fprintf(stderr, "monotable: backfill of %s.%s failed: %s\n", table_name.c_str(), index_name.c_str(),
+                 st.message().c_str());
+    return;
+  }
+  // Mark ACTIVE on the newest description (other updates may have happened meanwhile).
+  auto latest = catalog_.Find(table_name);
+  if (!latest) return;
+  TableDescription updated = *latest->description;
+  for (auto& i : updated.global_indexes) {
+    if (i.name == index_name) {
+      i.status = "ACTIVE";
+      i.backfilling = false;
+    }
+  }
+  st = catalog_.Update(updated).status();
+  if (!st.ok()) std::fprintf(stderr, "monotable: activating index failed: %s\n", st.message().c_str());
+}
+
+Status IndexBuilder::BackfillItems(std::stop_token stop, const TableDescription& table,
+                                   const IndexDescription& index) {
+  auto [first, last] = KeySpaceRange(table.key_prefix);
+  auto it = engine_.NewIterator(first, last);
+  for (it->SeekToFirst(); it->Valid() && !stop.stop_requested(); it->Next()) {
+    std::string key(it->key());
+    std::optional<std::string> raw = std::string(it->value());
+    // Commit the entry guarded by the item's value; if a writer changed the item meanwhile, that
+    // writer already maintained the index from its new value: re-read and try again.
+    for (;;) {
+      if (!raw) break;  // deleted meanwhile: its writer removed any entry
+      MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
+      auto entry = MakeIndexEntry(table, index, item);
+      if (!entry) break;
+      engine::WriteBatch batch;
+      batch.guards.push_back({key, raw});
+      batch.mutations.push_back({std::move(entry->key), EncodeItem(entry->projected)});
+      Status st = engine_.Commit(batch);
+      if (st.ok()) break;
+      if (st.code() != ErrorCode::kGuardFailed) return st;
+      MT_ASSIGN_OR_RETURN(raw, engine_.Get(key));
+    }
+  }
+  return it->status();
+}
+
+}  // namespace monotable::table

@@ -1,0 +1,49 @@
+// Online creation and removal of global secondary indexes (UpdateTable GlobalSecondaryIndexUpdates).
+//
+// Contract:
+// - StartCreate publishes the index (IndexStatus CREATING, Backfilling) so every write from then
+//   on maintains it, waits until no request still holds the table's previous description, then
+//   backfills the entry of every existing item in the background, each entry committed under a
+//   guard on its base item (so a concurrent write of that item wins and the build re-reads it),
+//   and finally marks the index ACTIVE. The table stays readable and writable throughout, and the
+//   finished index is exactly consistent with the table.
+// - StartDelete removes the index from the description at once and drops its key space once no
+//   request can still write to it.
+// - A build interrupted by a shutdown resumes when the database is opened again (Resume).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "table/catalog.h"
+
+namespace monotable::table {
+
+class IndexBuilder {
+ public:
+  IndexBuilder(engine::Engine& engine, Catalog& catalog) : engine_(engine), catalog_(catalog) {}
+  ~IndexBuilder();  // stops and joins background work
+
+  // `table` already contains the new index (with key_prefix assigned, status CREATING).
+  Status StartCreate(const TableDescription& table, const std::string& index_name);
+  Status StartDelete(const TableDescription& table, const std::string& index_name);
+  // Restarts the backfill of every index still marked as backfilling.
+  void Resume();
+  // Blocks until every started job finished (tests).
+  void WaitIdle();
+
+ private:
+  void Backfill(std::stop_token stop, std::string table_name, std::string index_name,
+                std::weak_ptr<const TableHandle> previous);
+  Status BackfillItems(std::stop_token stop, const TableDescription& table, const IndexDescription& index);
+
+  engine::Engine& engine_;
+  Catalog& catalog_;
+  std::mutex mutex_;
+  std::vector<std::jthread> jobs_;
+};
+
+}  // namespace monotable::table
