@@ -2,17 +2,15 @@
 
 #include <algorithm>
 
+#include "model/capacity.h"
+
 namespace monotable::api {
 
 double ReadUnits(size_t item_size, bool consistent) {
-  double units = static_cast<double>(std::max<size_t>(1, (item_size + 4095) / 4096));
-  return consistent ? units : units / 2;
+  return monotable::ReadUnits(item_size, consistent ? ReadMode::kStrong : ReadMode::kEventual);
 }
 
-double WriteUnits(size_t old_size, size_t new_size) {
-  size_t size = std::max(old_size, new_size);
-  return static_cast<double>(std::max<size_t>(1, (size + 1023) / 1024));
-}
+double WriteUnits(size_t old_size, size_t new_size) { return monotable::WriteUnits(std::max(old_size, new_size)); }
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include "api/item_request.h"
 #include "api/read_expressions.h"
 #include "api/request_fields.h"
+#include "model/capacity.h"
 #include "table/index_entries.h"
 #include "table/keys.h"
 
@@ -124,8 +125,7 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
     WriteItem(out, *page.last_evaluated_key);
   }
   // Query/Scan sum the sizes of everything read and round up once (minimum one unit).
-  double units = static_cast<double>(std::max<uint64_t>(1, (bytes + 4095) / 4096));
-  if (!plan.consistent) units /= 2;
+  double units = SummedReadUnits(bytes, plan.consistent ? ReadMode::kStrong : ReadMode::kEventual);
   WriteConsumedCapacity(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"),
                         plan.table->description->name, units, true);
   out.EndObject();

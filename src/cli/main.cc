@@ -7,6 +7,7 @@
 
 #include "api/http_server.h"
 #include "api/service.h"
+#include "cli/size_command.h"
 #include "table/database.h"
 
 namespace {
@@ -15,6 +16,7 @@ int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
+               "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "                       [--threads N] [--region R]\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
@@ -94,5 +96,6 @@ int Serve(int argc, char** argv) {
 int main(int argc, char** argv) {
   if (argc < 2) return Usage("missing command");
   if (std::strcmp(argv[1], "serve") == 0) return Serve(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "size") == 0) return monotable::cli::RunSizeCommand(argc - 2, argv + 2);
   return Usage(("unknown command " + std::string(argv[1])).c_str());
 }

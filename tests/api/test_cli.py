@@ -53,3 +53,28 @@ def test_create_put_get_delete(server):
     assert rc == 0, err
     rc, _, err = aws(server, "describe-table", "--table-name", name)
     assert rc != 0 and "ResourceNotFoundException" in err
+
+
+def test_size_command_matches_aws_rules(binary, tmp_path):
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"Table": {
+        "TableName": "t", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "GlobalSecondaryIndexes": [
+            {"IndexName": "byage", "KeySchema": [{"AttributeName": "age", "KeyType": "HASH"}],
+             "Projection": {"ProjectionType": "KEYS_ONLY"}},
+            {"IndexName": "byzip", "KeySchema": [{"AttributeName": "zip", "KeyType": "HASH"}],
+             "Projection": {"ProjectionType": "ALL"}}]}}))
+    items = '{"pk": "USER#1", "age": 42, "tags": ["a", "b"], "m": {"x": null}, "blob": "' + "x" * 2000 + '"}\n' \
+            '{"pk": {"S": "x"}, "n": {"N": "12345678901234567890123456789012345678"}}\n'
+    out = subprocess.run([binary, "size", "--table", str(table)], input=items, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "item 1: 2035 bytes"
+    assert "2 WCU standard, 4 transactional" in lines[2]
+    assert lines[3] == "  index byage: entry 13 bytes, insert 1 WCU, read 0.5 RCU eventual"
+    assert lines[4] == "  index byzip: not indexed (a key attribute is missing)"
+    assert lines[5] == "  insert with indexes: 3 WCU"
+    assert "item 2: 24 bytes" in out.stdout
+    bad = subprocess.run([binary, "size"], input='{"pk": {"N": "1e200"}}', capture_output=True, text=True)
+    assert bad.returncode == 1 and "Number overflow" in bad.stderr
+
