@@ -56,7 +56,7 @@ ErrorType TypeOf(ErrorCode code) {
 
 }  // namespace
 
-WireError ToWireError(const Status& status, const std::optional<Item>& item) {
+WireError ToWireError(const Status& status, const std::function<void(JsonWriter&)>& details) {
   ErrorType type = TypeOf(status.code());
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
@@ -69,10 +69,7 @@ WireError ToWireError(const Status& status, const std::optional<Item>& item) {
     w.Key(type.capital_message ? "Message" : "message");
     w.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
   }
-  if (item) {
-    w.Key("Item");
-    WriteItem(w, *item);
-  }
+  if (details) details(w);
   w.EndObject();
   return {type.http_status, std::string(buffer.GetString(), buffer.GetSize())};
 }

@@ -1,11 +1,11 @@
 // The one place where a Status becomes a DynamoDB wire error: HTTP status, __type and message.
 #pragma once
 
-#include <optional>
+#include <functional>
 #include <string>
 
 #include "common/status.h"
-#include "model/attribute_value.h"
+#include "api/wire_value.h"
 
 namespace monotable::api {
 
@@ -14,6 +14,7 @@ struct WireError {
   std::string body;
 };
 
-WireError ToWireError(const Status& status, const std::optional<Item>& item = std::nullopt);
+// `details` writes extra members into the error object (e.g. "Item", "CancellationReasons").
+WireError ToWireError(const Status& status, const std::function<void(JsonWriter&)>& details = nullptr);
 
 }  // namespace monotable::api

@@ -7,6 +7,7 @@
 // the response written so far is discarded and the error is sent instead.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "api/shape.h"
 #include "api/wire_value.h"
 #include "table/database.h"
+#include "txn/idempotency.h"
 
 namespace monotable::api {
 
@@ -30,8 +32,10 @@ struct OperationContext {
   const ServerIdentity& identity;
   rapidjson::Document& request;
   JsonWriter& out;
-  // Set by an operation whose error carries an item (ReturnValuesOnConditionCheckFailure).
-  std::optional<Item> error_item;
+  txn::IdempotencyCache& idempotency;
+  // Set by an operation whose error carries more than a message: writes extra members of the
+  // error object (the Item of ReturnValuesOnConditionCheckFailure, CancellationReasons, ...).
+  std::function<void(JsonWriter&)> error_details;
 };
 
 struct Operation {

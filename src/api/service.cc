@@ -33,6 +33,19 @@ std::string_view MediaType(std::string_view content_type) {
   return content_type;
 }
 
+// DynamoDB answers in the content type it was spoken to in: application/x-amz-json-1.0 when the
+// request said so, application/json otherwise (also when the request named no content type).
+std::string_view ResponseContentType(std::string_view media) {
+  return media == kAmzJson ? kAmzJson : std::string_view("application/json");
+}
+
+HttpResponse WithContentType(HttpResponse response, std::string_view content_type) {
+  for (auto& [name, value] : response.headers) {
+    if (name == "Content-Type") value = std::string(content_type);
+  }
+  return response;
+}
+
 }  // namespace
 
 Service::Service(table::Database& db, ServerIdentity identity) : db_(db), identity_(std::move(identity)) {
@@ -50,12 +63,12 @@ HttpResponse Service::Finish(int status, std::string body, std::string_view cont
   return response;
 }
 
-HttpResponse Service::Error(const Status& status, const std::optional<Item>& item) {
+HttpResponse Service::Error(const Status& status, const std::function<void(JsonWriter&)>& details) {
   if (status.code() == ErrorCode::kInternal || status.code() == ErrorCode::kIo ||
       status.code() == ErrorCode::kCorruption) {
     std::fprintf(stderr, "monotable: internal error: %s\n", status.message().c_str());
   }
-  WireError wire = ToWireError(status, item);
+  WireError wire = ToWireError(status, details);
   return Finish(wire.http_status, std::move(wire.body), kAmzJson);
 }
 
@@ -72,7 +85,9 @@ HttpResponse Service::Handle(HttpRequestView& request) {
     response.headers.emplace_back("Access-Control-Max-Age", "172800");
     return response;
   }
+  std::string_view response_type = kAmzJson;
   auto with_cors = [&](HttpResponse response) {
+    if (response_type != kAmzJson) response = WithContentType(std::move(response), response_type);
     if (!request.origin.empty()) response.headers.emplace_back("Access-Control-Allow-Origin", "*");
     return response;
   };
@@ -84,6 +99,7 @@ HttpResponse Service::Handle(HttpRequestView& request) {
       (!request.body.empty() && media != "application/json" && media != kAmzJson)) {
     return with_cors(Finish(404, "<UnknownOperationException/>\n", "text/xml"));
   }
+  response_type = ResponseContentType(media);
 
   rapidjson::Document doc;
   if (!request.body.empty()) {
@@ -105,10 +121,10 @@ HttpResponse Service::Handle(HttpRequestView& request) {
 
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
-  OperationContext ctx{db_, identity_, doc, writer, std::nullopt};
+  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr};
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
   if (result.ok()) result = op->run(ctx);
-  if (!result.ok()) return with_cors(Error(result, ctx.error_item));
+  if (!result.ok()) return with_cors(Error(result, ctx.error_details));
   return with_cors(Finish(200, std::string(buffer.GetString(), buffer.GetSize()), kAmzJson));
 }
 

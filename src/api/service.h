@@ -41,10 +41,11 @@ class Service {
 
  private:
   HttpResponse Finish(int status, std::string body, std::string_view content_type);
-  HttpResponse Error(const Status& status, const std::optional<Item>& item = std::nullopt);
+  HttpResponse Error(const Status& status, const std::function<void(JsonWriter&)>& details = nullptr);
 
   table::Database& db_;
   ServerIdentity identity_;
+  txn::IdempotencyCache idempotency_;
   std::map<std::string, const Operation*, std::less<>> operations_;
 };
 

@@ -45,6 +45,8 @@ namespace {
 
 constexpr std::string_view kNamePattern = "[a-zA-Z0-9_.-]+";
 constexpr int kMaxAttributeDepth = 33;
+constexpr const char* kNestingMessage =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
 
 [[noreturn]] void BadShape(std::string_view what) {
   std::fprintf(stderr, "monotable: bad request shape: %.*s\n", static_cast<int>(what.size()), what.data());
@@ -171,7 +173,7 @@ Status CheckStructMembers(const std::vector<std::pair<std::string, std::shared_p
 
 Status CheckValue(const Shape& shape, rapidjson::Value& v, rapidjson::Document::AllocatorType& alloc, int depth) {
   if (v.IsNull()) return Status::Ok();
-  if (depth > 200) return Status::Validation("Nesting Levels have exceeded supported limits");
+  if (depth > 200) return Status::Validation(kNestingMessage);
   const std::string& type = shape.type_name;
   switch (shape.kind) {
     case Kind::kBoolean:
@@ -252,7 +254,7 @@ Status CheckValue(const Shape& shape, rapidjson::Value& v, rapidjson::Document::
       if (v.IsArray()) return TypeError("Unrecognized collection type class com.amazonaws.dynamodb.v20120810." + shape.subtype);
       return CheckStructMembers(shape.members, v, alloc, depth + 1);
     case Kind::kAttrStruct: {
-      if (depth > 2 * kMaxAttributeDepth + 20) return Status::Validation("Nesting Levels have exceeded supported limits");
+      if (depth > 2 * kMaxAttributeDepth + 20) return Status::Validation(kNestingMessage);
       const Shape& attr = AttributeValueStruct(shape.subtype == "ValueStruct");
       return CheckValue(attr, v, alloc, depth);
     }
@@ -355,9 +357,11 @@ size_t LengthOf(const rapidjson::Value& v) {
   return 0;
 }
 
-bool MatchesPattern(const Constraint& c, std::string_view s) {
+// `table_name`: the value names a table (a TableName member, or a RequestItems key), where AWS
+// also accepts the table's ARN. Index names and ExclusiveStartTableName take plain names only.
+bool MatchesPattern(const Constraint& c, std::string_view s, bool table_name) {
   if (!c.regex) {
-    if (s.substr(0, 4) == "arn:") return true;  // a table ARN stands wherever a table name does
+    if (table_name && s.substr(0, 4) == "arn:") return true;
     if (s.empty()) return false;
     for (char ch : s) {
       if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != '-') return false;
@@ -391,12 +395,21 @@ std::string ConstraintMessage(const Constraint& c) {
   }
 }
 
+constexpr size_t kMaxTableArnLength = 1024;
+
+bool IsArn(const rapidjson::Value& v) {
+  return v.IsString() && std::string_view(v.GetString(), v.GetStringLength()).substr(0, 4) == "arn:";
+}
+
 // Whether a present, non-null value satisfies a scalar constraint.
-bool Satisfies(const Constraint& c, const rapidjson::Value& v) {
+bool Satisfies(const Constraint& c, const rapidjson::Value& v, bool table_name = false) {
   switch (c.check) {
-    case Check::kRegex: return v.IsString() && MatchesPattern(c, {v.GetString(), v.GetStringLength()});
+    case Check::kRegex: return v.IsString() && MatchesPattern(c, {v.GetString(), v.GetStringLength()}, table_name);
     case Check::kLenGe: return LengthOf(v) >= c.number;
-    case Check::kLenLe: return LengthOf(v) <= c.number;
+    case Check::kLenLe:
+      // A table ARN may be longer than a table name (AWS takes up to 1024 characters there).
+      if (table_name && IsArn(v)) return LengthOf(v) <= kMaxTableArnLength;
+      return LengthOf(v) <= c.number;
     case Check::kGe: return NumberOf(v) >= c.number;
     case Check::kLe: return NumberOf(v) <= c.number;
     case Check::kEnum:
@@ -450,7 +463,7 @@ class ConstraintWalker {
           for (auto it = v->MemberBegin(); it != v->MemberEnd(); ++it) {
             const rapidjson::Value& subject = c.check == Check::kKeys ? it->name : it->value;
             bool ok = true;
-            for (const auto& n : c.nested) ok = ok && Satisfies(n, subject);
+            for (const auto& n : c.nested) ok = ok && Satisfies(n, subject, c.check == Check::kKeys);
             if (ok) continue;
             std::string msg = c.check == Check::kKeys ? "Map keys must satisfy constraint: ["
                                                       : "Map value must satisfy constraint: [";
@@ -463,7 +476,7 @@ class ConstraintWalker {
           if (!v) Add(ConstraintMessage(c), v, prefix + LowerFirst(attr));
           break;
         default:
-          if (!Satisfies(c, *v)) Add(ConstraintMessage(c), v, prefix + LowerFirst(attr));
+          if (!Satisfies(c, *v, attr == "TableName")) Add(ConstraintMessage(c), v, prefix + LowerFirst(attr));
       }
     }
   }
@@ -491,7 +504,10 @@ std::shared_ptr<const Shape> ParseShape(std::string_view description_json) {
 }
 
 Status CheckRequest(const Shape& shape, rapidjson::Value& request, rapidjson::Document::AllocatorType& alloc) {
-  if (!request.IsObject()) return Status::Serialization("Start of list found where not expected");
+  // A top-level array is reported as such; any other non-object body (a string, a number, a
+  // boolean, null) is a SerializationException without a message, as AWS's deserializer answers.
+  if (request.IsArray()) return Status::Serialization("Start of list found where not expected");
+  if (!request.IsObject()) return Status::Serialization("");
   MT_RETURN_IF_ERROR(CheckStructMembers(shape.members, request, alloc, 0));
 
   for (const auto& [name, member] : shape.members) {
@@ -502,7 +518,7 @@ Status CheckRequest(const Shape& shape, rapidjson::Value& request, rapidjson::Do
     }
     if (member->table_name && present && it->value.IsString()) {
       size_t len = Utf16Length({it->value.GetString(), it->value.GetStringLength()});
-      if (len < 3 || len > 255) {
+      if (len < 3 || len > (IsArn(it->value) ? kMaxTableArnLength : 255)) {
         return Status::Validation(name + " must be at least 3 characters long and at most 255 characters long");
       }
     }

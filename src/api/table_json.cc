@@ -48,8 +48,9 @@ void WriteProjection(JsonWriter& w, const Projection& p) {
   w.EndObject();
 }
 
+// A table still being created reports its global indexes as CREATING too.
 void WriteIndexes(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table,
-                  const std::vector<IndexDescription>& indexes, bool global) {
+                  const std::vector<IndexDescription>& indexes, bool global, std::string_view table_status) {
   w.StartArray();
   for (const auto& index : indexes) {
     w.StartObject();
@@ -59,7 +60,8 @@ void WriteIndexes(JsonWriter& w, const ServerIdentity& identity, const TableDesc
     w.Key("Projection");
     WriteProjection(w, index.projection);
     if (global) {
-      WriteString(w, "IndexStatus", index.status);
+      WriteString(w, "IndexStatus", table_status == "CREATING" ? std::string_view("CREATING")
+                                                                : std::string_view(index.status));
       if (index.backfilling) {
         w.Key("Backfilling");
         w.Bool(true);
@@ -120,11 +122,11 @@ void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const 
   w.EndObject();
   if (!table.local_indexes.empty()) {
     w.Key("LocalSecondaryIndexes");
-    WriteIndexes(w, identity, table, table.local_indexes, false);
+    WriteIndexes(w, identity, table, table.local_indexes, false, status);
   }
   if (!table.global_indexes.empty()) {
     w.Key("GlobalSecondaryIndexes");
-    WriteIndexes(w, identity, table, table.global_indexes, true);
+    WriteIndexes(w, identity, table, table.global_indexes, true, status);
   }
   if (table.stream.enabled) {
     w.Key("StreamSpecification");

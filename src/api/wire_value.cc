@@ -9,6 +9,9 @@ namespace monotable::api {
 namespace {
 
 constexpr int kMaxNesting = 32;
+// AWS's wording, measured: 32 levels (31 maps or lists around a scalar) are accepted, 33 refused.
+constexpr const char* kNestingMessage =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
 
 std::string_view View(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
@@ -20,7 +23,7 @@ Result<AttributeValue> Decode(const rapidjson::Value& json, int depth) {
   if (!json.IsObject() || json.MemberCount() == 0) {
     return Status::Validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
   }
-  if (depth > kMaxNesting) return Status::Validation("Nesting Levels have exceeded supported limits");
+  if (depth > kMaxNesting) return Status::Validation(kNestingMessage);
   // DynamoDB validates each type member present, then complains about several types.
   std::optional<AttributeValue> result;
   for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {

@@ -4,11 +4,19 @@
 
 namespace monotable::api {
 
-Result<WriteCondition> ParseWriteCondition(OperationContext& ctx) {
-  if (Member(ctx.request, "ConditionExpression") || Member(ctx.request, "Expected")) {
-    return Status::Validation("Conditional writes are not supported by this server yet");
+Result<WriteExpressions> ParseWriteExpressions(const rapidjson::Value& params, const TableDescription& table,
+                                               bool with_update) {
+  for (const char* m : {"ConditionExpression", "Expected", "UpdateExpression", "AttributeUpdates"}) {
+    if (Member(params, m)) return Status::Validation(std::string(m) + " is not supported by this server yet");
   }
-  return WriteCondition();
+  return WriteExpressions();
+}
+
+Result<ProjectFn> ParseProjection(const rapidjson::Value& params) {
+  for (const char* m : {"ProjectionExpression", "AttributesToGet"}) {
+    if (Member(params, m)) return Status::Validation(std::string(m) + " is not supported by this server yet");
+  }
+  return ProjectFn();
 }
 
 }  // namespace monotable::api

@@ -1,4 +1,5 @@
 // CreateTable: validates the definition as DynamoDB does and registers the table.
+#include <algorithm>
 #include <set>
 
 #include "api/ops/operations.h"
@@ -35,11 +36,11 @@ std::string ShapeText() {
   "ProvisionedThroughput": )") + throughput + R"(,
   "KeySchema": )" + kIndexKeySchema + R"(,
   "LocalSecondaryIndexes": {"type": "List", "children": {"type": "ValueStruct<LocalSecondaryIndex>", "children": {
-    "IndexName": )" + index_name + R"(, "KeySchema": )" + kIndexKeySchema + R"(,
-    "Projection": )" + projection + R"(}}},
+    "KeySchema": )" + kIndexKeySchema + R"(, "Projection": )" + projection + R"(,
+    "IndexName": )" + index_name + R"(}}},
   "GlobalSecondaryIndexes": {"type": "List", "children": {"type": "ValueStruct<GlobalSecondaryIndex>", "children": {
-    "IndexName": )" + index_name + R"(, "KeySchema": )" + kIndexKeySchema + R"(,
-    "Projection": )" + projection + R"(, "ProvisionedThroughput": )" + throughput + R"(}}},
+    "KeySchema": )" + kIndexKeySchema + R"(, "Projection": )" + projection + R"(,
+    "IndexName": )" + index_name + R"(, "ProvisionedThroughput": )" + throughput + R"(}}},
   "StreamSpecification": {"type": "FieldStruct<StreamSpecification>", "children": {
     "StreamEnabled": {"type": "Boolean", "notNull": true},
     "StreamViewType": {"type": "String", "enum": ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"]}}},
@@ -88,13 +89,17 @@ Status CheckIndexKeySchema(const rapidjson::Value& key_schema, const std::vector
   return Status::Ok();
 }
 
-Status CheckProjection(const rapidjson::Value& index, std::set<std::string>& names) {
+Status CheckProjection(const rapidjson::Value& index) {
   const rapidjson::Value& projection = *Member(index, "Projection");
   auto type = StringMember(projection, "ProjectionType");
   if (!type) return Invalid("Unknown ProjectionType: null");
   if (Member(projection, "NonKeyAttributes") && *type != "INCLUDE") {
     return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
   }
+  return Status::Ok();
+}
+
+Status CheckUniqueName(const rapidjson::Value& index, std::set<std::string>& names) {
   std::string name(StringOr(index, "IndexName", ""));
   if (!names.insert(name).second) return Invalid("Duplicate index name: " + name);
   return Status::Ok();
@@ -153,7 +158,8 @@ Status Validate(OperationContext& ctx) {
         return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema for index: " + name +
                        ". index hash key: " + index_hash + ", table hash key: " + keys[0]);
       }
-      MT_RETURN_IF_ERROR(CheckProjection(index, index_names));
+      MT_RETURN_IF_ERROR(CheckProjection(index));
+      MT_RETURN_IF_ERROR(CheckUniqueName(index, index_names));
     }
     if (lsis->Size() > 5) return Invalid("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
   }
@@ -161,28 +167,35 @@ Status Validate(OperationContext& ctx) {
     if (gsis->Empty()) return Invalid("List of GlobalSecondaryIndexes is empty");
     for (const auto& index : gsis->GetArray()) {
       MT_RETURN_IF_ERROR(CheckIndexKeySchema(*Member(index, "KeySchema"), defined));
-      MT_RETURN_IF_ERROR(CheckProjection(index, index_names));
+      MT_RETURN_IF_ERROR(CheckProjection(index));
       std::string name(StringOr(index, "IndexName", ""));
       if (on_demand && Member(index, "ProvisionedThroughput")) {
         return Invalid("ProvisionedThroughput should not be specified for index: " + name +
                        " when BillingMode is PAY_PER_REQUEST");
       }
+      MT_RETURN_IF_ERROR(CheckUniqueName(index, index_names));
       if (!on_demand && !Member(index, "ProvisionedThroughput")) {
         return Invalid("ProvisionedThroughput must be specified for index: " + name);
       }
     }
     if (gsis->Size() > 20) return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
   }
-  // Every defined attribute must be used by some key schema.
-  std::set<std::string> used(keys.begin(), keys.end());
+  // Every defined attribute must be used by some key schema: "keys used" lists them in the order
+  // they first appear (table, then local, then global indexes), the definitions as given.
+  std::vector<std::string> used;
+  auto use = [&](const std::vector<std::string>& names) {
+    for (const auto& k : names) {
+      if (std::find(used.begin(), used.end(), k) == used.end()) used.push_back(k);
+    }
+  };
+  use(keys);
   for (const auto* indexes : {lsis, gsis}) {
     if (!indexes) continue;
-    for (const auto& index : indexes->GetArray()) {
-      for (auto& k : KeyNames(*Member(index, "KeySchema"))) used.insert(k);
-    }
+    for (const auto& index : indexes->GetArray()) use(KeyNames(*Member(index, "KeySchema")));
   }
   if (used.size() != defined.size()) {
-    return Invalid("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
+    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: [" + Join(defined) +
+                   "], keys used: [" + Join(used) + "]");
   }
   std::set<std::string> unique_defined(defined.begin(), defined.end());
   if (unique_defined.size() != defined.size()) return Invalid("Duplicate AttributeName in AttributeDefinitions");

@@ -31,8 +31,9 @@ Status Run(OperationContext& ctx) {
   if (return_values != "ALL_OLD" && return_values != "NONE") {
     return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  MT_ASSIGN_OR_RETURN(WriteCondition condition, ParseWriteCondition(ctx));
   MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
+  MT_ASSIGN_OR_RETURN(WriteExpressions expressions, ParseWriteExpressions(req, *table->description, false));
+  const WriteCondition& condition = expressions.condition;
   MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
@@ -47,7 +48,12 @@ Status Run(OperationContext& ctx) {
     return std::optional<Item>();
   });
   if (!result.ok()) {
-    ctx.error_item = std::move(failed_item);
+    if (failed_item) {
+      ctx.error_details = [item = std::move(*failed_item)](JsonWriter& w) {
+        w.Key("Item");
+        WriteItem(w, item);
+      };
+    }
     return result.status();
   }
   ctx.out.StartObject();

@@ -19,6 +19,9 @@ extern const Operation kGetItem;
 extern const Operation kDeleteItem;
 extern const Operation kBatchWriteItem;
 extern const Operation kScan;
+extern const Operation kTransactWriteItems;
+extern const Operation kTransactGetItems;
+extern const Operation kBatchGetItem;
 
 const std::vector<const Operation*>& AllOperations();
 

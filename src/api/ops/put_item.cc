@@ -33,9 +33,10 @@ Status Run(OperationContext& ctx) {
   }
   size_t item_size = ItemSize(item);
   if (item_size > 409600) return Status::Validation("Item size has exceeded the maximum allowed size");
-  MT_ASSIGN_OR_RETURN(WriteCondition condition, ParseWriteCondition(ctx));
 
   MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
+  MT_ASSIGN_OR_RETURN(WriteExpressions expressions, ParseWriteExpressions(req, *table->description, false));
+  const WriteCondition& condition = expressions.condition;
   MT_RETURN_IF_ERROR(table::ValidateItemKeys(*table->description, item));
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
@@ -50,7 +51,12 @@ Status Run(OperationContext& ctx) {
     return std::optional<Item>(item);
   });
   if (!result.ok()) {
-    ctx.error_item = std::move(failed_item);
+    if (failed_item) {
+      ctx.error_details = [item = std::move(*failed_item)](JsonWriter& w) {
+        w.Key("Item");
+        WriteItem(w, item);
+      };
+    }
     return result.status();
   }
   ctx.out.StartObject();

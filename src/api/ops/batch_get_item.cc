@@ -1,0 +1,125 @@
+// BatchGetItem: up to 100 keys over several tables; what would push the response past 16 MB
+// comes back in UnprocessedKeys.
+#include <set>
+
+#include "api/capacity.h"
+#include "api/item_request.h"
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "api/write_condition.h"
+#include "model/capacity.h"
+#include "model/item_codec.h"
+#include "table/keys.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr size_t kMaxResponseBytes = 16 * 1024 * 1024;
+
+std::string ShapeText() {
+  return std::string(R"({
+  "ReturnConsumedCapacity": )") + kReturnConsumedCapacityShape + R"(,
+  "RequestItems": {"type": "Map<KeysAndAttributes>", "notNull": true, "lengthGreaterThanOrEqual": 1,
+    "keys": {"lengthLessThanOrEqual": 255, "lengthGreaterThanOrEqual": 3, "regex": "[a-zA-Z0-9_.-]+"},
+    "children": {"type": "ValueStruct<KeysAndAttributes>", "children": {
+      "Keys": {"type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 100,
+               "children": {"type": "ParameterizedMap", "children": "AttrStruct<ValueStruct>"}},
+      "AttributesToGet": {"type": "List", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255,
+                          "children": "String"},
+      "ConsistentRead": "Boolean",
+      "ProjectionExpression": "String",
+      "ExpressionAttributeNames": )" + kExpressionNamesShape + R"(}}}
+})";
+}
+
+struct TableRequest {
+  std::string name;  // as the request spelled it (a name or an ARN): responses use it
+  const rapidjson::Value* params;
+  std::shared_ptr<const table::TableHandle> table;
+  std::vector<Item> keys;
+  ProjectFn project;
+  bool consistent = false;
+};
+
+Status Run(OperationContext& ctx) {
+  std::vector<TableRequest> requests;
+  size_t total = 0;
+  const rapidjson::Value& items = *Member(ctx.request, "RequestItems");
+  for (auto it = items.MemberBegin(); it != items.MemberEnd(); ++it) {
+    TableRequest r;
+    r.name.assign(it->name.GetString(), it->name.GetStringLength());
+    r.params = &it->value;
+    MT_RETURN_IF_ERROR(CheckExpressionParams(it->value, {"ProjectionExpression"}, {"AttributesToGet"}));
+    MT_ASSIGN_OR_RETURN(r.project, ParseProjection(it->value));
+    std::set<std::string> seen;
+    for (const auto& key_json : Member(it->value, "Keys")->GetArray()) {
+      MT_ASSIGN_OR_RETURN(Item key, DecodeItem(key_json));
+      if (!seen.insert(EncodeItem(key)).second) return Status::Validation("Provided list of item keys contains duplicates");
+      if (++total > 100) return Status::Validation("Too many items requested for the BatchGetItem call");
+      r.keys.push_back(std::move(key));
+    }
+    r.consistent = BoolMember(it->value, "ConsistentRead").value_or(false);
+    requests.push_back(std::move(r));
+  }
+  for (TableRequest& r : requests) {
+    std::string name = r.name.substr(0, 4) == "arn:" ? r.name.substr(r.name.rfind('/') + 1) : r.name;
+    MT_ASSIGN_OR_RETURN(r.table, ctx.db.Table(name));
+    for (const Item& key : r.keys) MT_RETURN_IF_ERROR(table::ValidateKey(*r.table->description, key));
+  }
+
+  auto& out = ctx.out;
+  CapacityByTable capacity;
+  size_t response_bytes = 0;
+  std::vector<std::pair<const TableRequest*, std::vector<const Item*>>> unprocessed;
+  out.StartObject();
+  out.Key("Responses");
+  out.StartObject();
+  for (const TableRequest& r : requests) {
+    out.Key(r.name.data(), static_cast<rapidjson::SizeType>(r.name.size()));
+    out.StartArray();
+    std::vector<const Item*> left;
+    for (const Item& key : r.keys) {
+      if (response_bytes >= kMaxResponseBytes) {
+        left.push_back(&key);
+        continue;
+      }
+      MT_ASSIGN_OR_RETURN(auto item, ctx.db.GetItem(*r.table, key));
+      size_t size = item ? ItemSize(*item) : 0;
+      capacity.Add(r.table->description->name,
+                   monotable::ReadUnits(size, r.consistent ? ReadMode::kStrong : ReadMode::kEventual));
+      if (!item) continue;
+      response_bytes += size;
+      WriteItem(out, r.project ? r.project(*item) : *item);
+    }
+    out.EndArray();
+    if (!left.empty()) unprocessed.emplace_back(&r, std::move(left));
+  }
+  out.EndObject();
+  out.Key("UnprocessedKeys");
+  out.StartObject();
+  for (const auto& [r, keys] : unprocessed) {
+    out.Key(r->name.data(), static_cast<rapidjson::SizeType>(r->name.size()));
+    out.StartObject();
+    out.Key("Keys");
+    out.StartArray();
+    for (const Item* key : keys) WriteItem(out, *key);
+    out.EndArray();
+    for (const char* m : {"ProjectionExpression", "ExpressionAttributeNames", "AttributesToGet", "ConsistentRead"}) {
+      if (const auto* v = Member(*r->params, m)) {
+        out.Key(m);
+        v->Accept(out);
+      }
+    }
+    out.EndObject();
+  }
+  out.EndObject();
+  capacity.Write(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"), true);
+  out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kBatchGetItem{"BatchGetItem", ParseShape(ShapeText()), nullptr, Run};
+
+}  // namespace monotable::api

@@ -1,0 +1,73 @@
+// TransactGetItems: up to 100 Gets read from one consistent snapshot.
+#include <set>
+
+#include "api/capacity.h"
+#include "api/item_request.h"
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "api/write_condition.h"
+#include "model/capacity.h"
+#include "table/keys.h"
+#include "table/transaction.h"
+
+namespace monotable::api {
+namespace {
+
+std::string ShapeText() {
+  return std::string(R"({
+  "ReturnConsumedCapacity": )") + kReturnConsumedCapacityShape + R"(,
+  "TransactItems": {"type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 100,
+    "children": {"type": "ValueStruct<TransactGetItem>", "children": {
+      "Get": {"type": "FieldStruct<Get>", "notNull": true, "children": {
+        "Key": {"type": "Map<AttributeValue>", "notNull": true, "children": "AttrStruct<ValueStruct>"},
+        "TableName": )" + kTableNameShape + R"(,
+        "ProjectionExpression": "String",
+        "ExpressionAttributeNames": )" + kExpressionNamesShape + R"(}}}}}
+})";
+}
+
+Status Run(OperationContext& ctx) {
+  std::vector<table::ReadTarget> targets;
+  std::vector<ProjectFn> projections;
+  std::vector<std::shared_ptr<const table::TableHandle>> tables;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& entry : Member(ctx.request, "TransactItems")->GetArray()) {
+    const rapidjson::Value& get = *Member(entry, "Get");
+    MT_ASSIGN_OR_RETURN(Item key, DecodeItemMember(get, "Key"));
+    MT_ASSIGN_OR_RETURN(ProjectFn project, ParseProjection(get));
+    MT_ASSIGN_OR_RETURN(auto table, ctx.db.Table(TableNameOf(get)));
+    MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
+    if (!seen.emplace(table->description->name, table::ItemKeyOf(*table->description, key)).second) {
+      return Status::Validation("Transaction request cannot include multiple operations on one item");
+    }
+    targets.push_back({table, std::move(key)});
+    projections.push_back(std::move(project));
+    tables.push_back(std::move(table));
+  }
+  MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
+  CapacityByTable capacity;
+  auto& out = ctx.out;
+  out.StartObject();
+  out.Key("Responses");
+  out.StartArray();
+  for (size_t i = 0; i < items.size(); ++i) {
+    out.StartObject();
+    if (items[i]) {
+      out.Key("Item");
+      WriteItem(out, projections[i] ? projections[i](*items[i]) : *items[i]);
+    }
+    out.EndObject();
+    capacity.Add(tables[i]->description->name,
+                 monotable::ReadUnits(items[i] ? ItemSize(*items[i]) : 0, ReadMode::kTransactional));
+  }
+  out.EndArray();
+  capacity.Write(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"), true);
+  out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kTransactGetItems{"TransactGetItems", ParseShape(ShapeText()), nullptr, Run};
+
+}  // namespace monotable::api

@@ -1,0 +1,231 @@
+// TransactWriteItems: up to 100 Put/Update/Delete/ConditionCheck actions, all or nothing,
+// idempotent per ClientRequestToken for 10 minutes.
+#include <set>
+
+#include <rapidjson/stringbuffer.h>
+
+#include "api/capacity.h"
+#include "api/item_request.h"
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "api/write_condition.h"
+#include "model/capacity.h"
+#include "table/keys.h"
+#include "table/transaction.h"
+
+namespace monotable::api {
+namespace {
+
+std::string ShapeText() {
+  std::string common = std::string(R"("TableName": )") + kTableNameShape + R"(,
+      "ConditionExpression": "String",
+      "ExpressionAttributeNames": )" + kExpressionNamesShape + R"(,
+      "ExpressionAttributeValues": )" + kExpressionValuesShape + R"(,
+      "ReturnValuesOnConditionCheckFailure": {"type": "String", "enum": ["ALL_OLD", "NONE"]})";
+  std::string key = R"("Key": {"type": "Map<AttributeValue>", "notNull": true, "children": "AttrStruct<ValueStruct>"})";
+  return std::string(R"({
+  "ReturnConsumedCapacity": )") + kReturnConsumedCapacityShape + R"(,
+  "ReturnItemCollectionMetrics": {"type": "String", "enum": ["SIZE", "NONE"]},
+  "ClientRequestToken": {"type": "String", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 36},
+  "TransactItems": {"type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 100,
+    "children": {"type": "ValueStruct<TransactWriteItem>", "children": {
+      "ConditionCheck": {"type": "FieldStruct<ConditionCheck>", "children": {)" + key + ", " + common + R"(}},
+      "Put": {"type": "FieldStruct<Put>", "children": {
+        "Item": {"type": "Map<AttributeValue>", "notNull": true, "children": "AttrStruct<ValueStruct>"}, )" + common + R"(}},
+      "Delete": {"type": "FieldStruct<Delete>", "children": {)" + key + ", " + common + R"(}},
+      "Update": {"type": "FieldStruct<Update>", "children": {)" + key + R"(,
+        "UpdateExpression": {"type": "String", "notNull": true}, )" + common + R"(}}}}}
+})";
+}
+
+enum class Kind { kCheck, kPut, kDelete, kUpdate };
+
+struct Action {
+  Kind kind;
+  const rapidjson::Value* params;
+  std::shared_ptr<const table::TableHandle> table;
+  Item key;
+  std::optional<Item> item;  // Put
+  WriteExpressions expressions;
+  bool return_old_on_failure = false;
+};
+
+std::string Fingerprint(const rapidjson::Value& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartArray();
+  for (const char* m : {"TransactItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"}) {
+    if (const auto* v = Member(request, m)) v->Accept(w);
+    else w.Null();
+  }
+  w.EndArray();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
+  std::vector<Action> actions;
+  size_t total_size = 0;
+  for (const auto& entry : Member(ctx.request, "TransactItems")->GetArray()) {
+    static const std::pair<const char*, Kind> kKinds[] = {
+        {"ConditionCheck", Kind::kCheck}, {"Put", Kind::kPut}, {"Delete", Kind::kDelete}, {"Update", Kind::kUpdate}};
+    int found = 0;
+    Action action{};
+    for (const auto& [name, kind] : kKinds) {
+      if (const auto* p = Member(entry, name)) {
+        ++found;
+        action.kind = kind;
+        action.params = p;
+      }
+    }
+    if (found == 0) {
+      return Status::Validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request");
+    }
+    if (found > 1) return Status::Validation("TransactItems can only contain one of Check, Put, Update or Delete");
+    const rapidjson::Value& p = *action.params;
+    if (action.kind == Kind::kCheck && !Member(p, "ConditionExpression")) {
+      return Status::Validation(
+          "1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' "
+          "failed to satisfy constraint: Member must not be null");
+    }
+    if (action.kind == Kind::kPut) {
+      MT_ASSIGN_OR_RETURN(Item item, DecodeItemMember(p, "Item"));
+      size_t size = ItemSize(item);
+      if (size > 409600) return Status::Validation("Item size has exceeded the maximum allowed size");
+      total_size += size;
+      action.item = std::move(item);
+    } else {
+      MT_ASSIGN_OR_RETURN(action.key, DecodeItemMember(p, "Key"));
+    }
+    action.return_old_on_failure = StringOr(p, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
+    actions.push_back(std::move(action));
+  }
+  if (total_size > 4 * 1024 * 1024) {
+    return Status::Validation(
+        "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the "
+        "transaction exceeding 4 MB");
+  }
+  std::set<std::pair<std::string, std::string>> targets;
+  for (Action& a : actions) {
+    MT_ASSIGN_OR_RETURN(a.table, ctx.db.Table(TableNameOf(*a.params)));
+    const TableDescription& desc = *a.table->description;
+    MT_ASSIGN_OR_RETURN(a.expressions, ParseWriteExpressions(*a.params, desc, a.kind == Kind::kUpdate));
+    if (a.item) {
+      MT_RETURN_IF_ERROR(table::ValidateItemKeys(desc, *a.item));
+      a.key = table::ExtractKey(desc, *a.item);
+    } else {
+      MT_RETURN_IF_ERROR(table::ValidateKey(desc, a.key));
+    }
+    if (!targets.emplace(desc.name, table::ItemKeyOf(desc, a.key)).second) {
+      return Status::Validation("Transaction request cannot include multiple operations on one item");
+    }
+  }
+  return actions;
+}
+
+const char* ReasonCode(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kOk: return "None";
+    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
+    case ErrorCode::kTransactionConflict: return "TransactionConflict";
+    default: return "ValidationError";
+  }
+}
+
+Status Run(OperationContext& ctx) {
+  MT_ASSIGN_OR_RETURN(std::vector<Action> actions, DecodeActions(ctx));
+  std::string token(StringOr(ctx.request, "ClientRequestToken", ""));
+  std::string_view capacity_mode = StringOr(ctx.request, "ReturnConsumedCapacity", "NONE");
+  if (!token.empty()) {
+    auto outcome = ctx.idempotency.Begin(token, Fingerprint(ctx.request));
+    switch (outcome.decision) {
+      case txn::IdempotencyCache::Decision::kRun: break;
+      case txn::IdempotencyCache::Decision::kMismatch:
+        return Status(ErrorCode::kIdempotentParameterMismatch,
+                      "Request parameters do not match the parameters of the request with the same ClientRequestToken");
+      case txn::IdempotencyCache::Decision::kInProgress:
+        return Status(ErrorCode::kTransactionInProgress, "Transaction is in progress");
+      case txn::IdempotencyCache::Decision::kReplay: {
+        // A replay applies nothing; AWS reports the reads it made to answer as read units.
+        ctx.out.StartObject();
+        CapacityByTable capacity;
+        for (const Action& a : actions) {
+          MT_ASSIGN_OR_RETURN(auto current, ctx.db.GetItem(*a.table, a.key));
+          capacity.Add(a.table->description->name,
+                       monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kStrong));
+        }
+        capacity.Write(ctx.out, capacity_mode, true);
+        ctx.out.EndObject();
+        return Status::Ok();
+      }
+    }
+  }
+
+  std::vector<table::WriteAction> writes;
+  for (const Action& a : actions) {
+    table::ApplyFn apply = [&a](const Item* existing) -> Result<std::optional<Item>> {
+      if (a.expressions.condition) MT_RETURN_IF_ERROR(a.expressions.condition(existing));
+      switch (a.kind) {
+        case Kind::kCheck: return existing ? std::optional<Item>(*existing) : std::optional<Item>();
+        case Kind::kPut: return a.item;
+        case Kind::kDelete: return std::optional<Item>();
+        case Kind::kUpdate: {
+          MT_ASSIGN_OR_RETURN(UpdateOutcome updated, a.expressions.update(existing, a.key));
+          return std::optional<Item>(std::move(updated.item));
+        }
+      }
+      return std::optional<Item>();
+    };
+    writes.push_back({a.table.get(), a.key, std::move(apply), a.kind == Kind::kCheck});
+  }
+  auto result = table::WriteAtomically(ctx.db, writes);
+  if (!result.ok()) {
+    if (!token.empty()) ctx.idempotency.Abandon(token);
+    return result.status();
+  }
+  if (!result->committed) {
+    if (!token.empty()) ctx.idempotency.Abandon(token);
+    std::string codes;
+    for (size_t i = 0; i < result->outcomes.size(); ++i) {
+      codes += std::string(i ? ", " : "") + ReasonCode(result->outcomes[i].code());
+    }
+    auto outcomes = result->outcomes;
+    auto old_items = result->old_items;
+    std::vector<bool> want_item;
+    for (const Action& a : actions) want_item.push_back(a.return_old_on_failure);
+    ctx.error_details = [outcomes, old_items, want_item](JsonWriter& w) {
+      w.Key("CancellationReasons");
+      w.StartArray();
+      for (size_t i = 0; i < outcomes.size(); ++i) {
+        w.StartObject();
+        WriteString(w, "Code", ReasonCode(outcomes[i].code()));
+        if (!outcomes[i].ok()) WriteString(w, "Message", outcomes[i].message());
+        if (outcomes[i].code() == ErrorCode::kConditionalCheckFailed && want_item[i] && old_items[i]) {
+          w.Key("Item");
+          WriteItem(w, *old_items[i]);
+        }
+        w.EndObject();
+      }
+      w.EndArray();
+    };
+    return Status(ErrorCode::kTransactionCanceled,
+                  "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+  }
+  CapacityByTable capacity;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const auto& r = result->results[i];
+    size_t old_size = r.old_item ? ItemSize(*r.old_item) : 0;
+    size_t new_size = r.new_item && actions[i].kind != Kind::kCheck ? ItemSize(*r.new_item) : 0;
+    capacity.Add(actions[i].table->description->name, monotable::WriteUnits(std::max(old_size, new_size), true));
+  }
+  ctx.out.StartObject();
+  capacity.Write(ctx.out, capacity_mode, false);
+  ctx.out.EndObject();
+  if (!token.empty()) ctx.idempotency.Finish(token, "");
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kTransactWriteItems{"TransactWriteItems", ParseShape(ShapeText()), nullptr, Run};
+
+}  // namespace monotable::api

@@ -1,0 +1,1107 @@
+"""Control plane: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable, DescribeEndpoints,
+DescribeLimits.
+
+Validation messages and their order follow dynalite's test suite, which was recorded against AWS;
+newer features (table ARNs as TableName, deletion protection, table classes) follow AWS today.
+Requests that an SDK would refuse client-side go through raw HTTP (raw.call). The Debian botocore
+predates DeletionProtectionEnabled, so that parameter is also sent raw.
+"""
+import re
+import time
+import uuid
+
+import botocore.exceptions
+import pytest
+
+from conftest import unique_name
+from raw import call
+
+VALIDATION = "com.amazon.coral.validate#ValidationException"
+SERIALIZATION = "com.amazon.coral.service#SerializationException"
+NOT_FOUND = "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"
+IN_USE = "com.amazonaws.dynamodb.v20120810#ResourceInUseException"
+ACCOUNT = "000000000000"
+UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+PATTERN = "[a-zA-Z0-9_.-]+"
+INVALID = "One or more parameter values were invalid: "
+
+TABLE_OPS = ["CreateTable", "DescribeTable", "DeleteTable", "UpdateTable"]
+
+
+@pytest.fixture(autouse=True)
+def no_table_abc_left(server):
+    """Validation cases send table 'abc'; one that wrongly succeeds must not leak into later cases."""
+    yield
+    status, _, _ = call(server.port, "DescribeTable", {"TableName": "abc"})
+    if status == 200:
+        call(server.port, "DeleteTable", {"TableName": "abc"})
+        pytest.fail("a validation case created table 'abc'")
+
+
+def arn(name):
+    return f"arn:aws:dynamodb:us-east-1:{ACCOUNT}:table/{name}"
+
+
+def error(server, op, body):
+    status, parsed, _ = call(server.port, op, body)
+    assert status == 400, parsed
+    message = parsed.get("message", parsed.get("Message"))
+    return parsed["__type"], message
+
+
+def assert_validation(server, op, body, message):
+    assert error(server, op, body) == (VALIDATION, message)
+
+
+def assert_validations(server, op, body, messages):
+    """AWS joins up to 10 constraint violations after a count. Which ones make the cut follows the
+    shape's member order; the order inside the message is not stable on AWS (dynalite's recorded
+    tests compare them as a set), so neither is it here."""
+    n = len(messages)
+    kind, message = error(server, op, body)
+    assert kind == VALIDATION
+    prefix = f"{n} validation error{'s' if n > 1 else ''} detected: "
+    assert message.startswith(prefix), message
+    assert sorted(message[len(prefix):].split("; ")) == sorted(messages)
+
+
+def assert_serialization(server, op, body, message):
+    assert error(server, op, body) == (SERIALIZATION, message)
+
+
+def ok(server, op, body):
+    status, parsed, _ = call(server.port, op, body)
+    assert status == 200, parsed
+    return parsed
+
+
+def null(path):
+    return f"Value null at '{path}' failed to satisfy constraint: Member must not be null"
+
+
+def ks(*pairs):
+    return [{"AttributeName": n, "KeyType": t} for n, t in pairs]
+
+
+def ad(*pairs):
+    return [{"AttributeName": n, "AttributeType": t} for n, t in pairs]
+
+
+PT1 = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
+AB = ad(("a", "S"), ("b", "S"))
+HASH_A = ks(("a", "HASH"))
+HASH_A_RANGE_B = ks(("a", "HASH"), ("b", "RANGE"))
+
+
+def lsi(name, keys=HASH_A_RANGE_B, projection=None):
+    return {"IndexName": name, "KeySchema": keys,
+            "Projection": {"ProjectionType": "ALL"} if projection is None else projection}
+
+
+def gsi(name, keys=HASH_A_RANGE_B, projection=None, throughput=PT1):
+    index = {"IndexName": name, "KeySchema": keys,
+             "Projection": {"ProjectionType": "ALL"} if projection is None else projection}
+    if throughput is not None:
+        index["ProvisionedThroughput"] = throughput
+    return index
+
+
+def create_raw(server, name, **extra):
+    body = {"TableName": name, "AttributeDefinitions": ad(("a", "S")), "KeySchema": HASH_A,
+            "BillingMode": "PAY_PER_REQUEST"}
+    body.update(extra)
+    return ok(server, "CreateTable", body)["TableDescription"]
+
+
+def describe_raw(server, name):
+    return ok(server, "DescribeTable", {"TableName": name})["Table"]
+
+
+# ---- serialization (type) errors -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", TABLE_OPS)
+@pytest.mark.parametrize("value,message", [
+    (123, "NUMBER_VALUE cannot be converted to String"),
+    (1.5, "DECIMAL_VALUE cannot be converted to String"),
+    (True, "TRUE_VALUE cannot be converted to String"),
+    (False, "FALSE_VALUE cannot be converted to String"),
+    (["a"], "Unrecognized collection type class java.lang.String"),
+    ({"a": 1}, "Start of structure or map found where not expected"),
+])
+def test_table_name_type_errors(server, op, value, message):
+    assert_serialization(server, op, {"TableName": value}, message)
+
+
+@pytest.mark.parametrize("member,value,message", [
+    ("AttributeDefinitions", "a", "Unexpected field type"),
+    ("AttributeDefinitions", {}, "Start of structure or map found where not expected"),
+    ("KeySchema", 5, "Unexpected field type"),
+    ("LocalSecondaryIndexes", True, "Unexpected field type"),
+    ("GlobalSecondaryIndexes", "x", "Unexpected field type"),
+    ("ProvisionedThroughput", "a", "Unexpected field type"),
+    ("ProvisionedThroughput", [], "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.ProvisionedThroughput"),
+    ("BillingMode", 1, "NUMBER_VALUE cannot be converted to String"),
+    ("Tags", {}, "Start of structure or map found where not expected"),
+])
+def test_create_table_member_type_errors(server, member, value, message):
+    assert_serialization(server, "CreateTable", {"TableName": "abc", member: value}, message)
+
+
+@pytest.mark.parametrize("path,value,message", [
+    ("ProvisionedThroughput.ReadCapacityUnits", "1", "STRING_VALUE cannot be converted to Long"),
+    ("ProvisionedThroughput.WriteCapacityUnits", True, "TRUE_VALUE cannot be converted to Long"),
+    ("ProvisionedThroughput.WriteCapacityUnits", [], "Unrecognized collection type class java.lang.Long"),
+    ("ProvisionedThroughput.ReadCapacityUnits", {}, "Start of structure or map found where not expected"),
+    ("KeySchema.0", "a", "Unexpected value type in payload"),
+    ("KeySchema.0", [], "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.KeySchemaElement"),
+    ("KeySchema.0.KeyType", 1, "NUMBER_VALUE cannot be converted to String"),
+    ("AttributeDefinitions.0", [], "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeDefinition"),
+    ("AttributeDefinitions.0.AttributeType", False, "FALSE_VALUE cannot be converted to String"),
+    ("LocalSecondaryIndexes.0", [], "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.LocalSecondaryIndex"),
+    ("LocalSecondaryIndexes.0.Projection", "x", "Unexpected field type"),
+    ("GlobalSecondaryIndexes.0.Projection.NonKeyAttributes.0", 2, "NUMBER_VALUE cannot be converted to String"),
+    ("GlobalSecondaryIndexes.0.ProvisionedThroughput", [], "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.ProvisionedThroughput"),
+])
+def test_create_table_nested_type_errors(server, path, value, message):
+    body = {"TableName": "abc"}
+    node = body
+    parts = path.split(".")
+    for i, part in enumerate(parts[:-1]):
+        nxt = [] if parts[i + 1].isdigit() else {}
+        if part.isdigit():
+            node.append(nxt)
+        else:
+            node[part] = nxt
+        node = nxt
+    if parts[-1].isdigit():
+        node.append(value)
+    else:
+        node[parts[-1]] = value
+    assert_serialization(server, "CreateTable", body, message)
+
+
+def test_long_members_take_the_floor_of_decimals(server):
+    # AWS coerces 1.9 to a Long 1, so the constraint sees 1 and the request goes through.
+    name = unique_name()
+    desc = ok(server, "CreateTable", {"TableName": name, "AttributeDefinitions": ad(("a", "S")), "KeySchema": HASH_A,
+                                      "ProvisionedThroughput": {"ReadCapacityUnits": 1.9, "WriteCapacityUnits": 2.2}})
+    assert desc["TableDescription"]["ProvisionedThroughput"] == {"NumberOfDecreasesToday": 0,
+                                                                 "ReadCapacityUnits": 1, "WriteCapacityUnits": 2}
+
+
+def test_list_tables_type_errors(server):
+    assert_serialization(server, "ListTables", {"Limit": "1"}, "STRING_VALUE cannot be converted to Integer")
+    assert_serialization(server, "ListTables", {"ExclusiveStartTableName": 5}, "NUMBER_VALUE cannot be converted to String")
+
+
+# ---- TableName validation --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", TABLE_OPS)
+def test_missing_table_name(server, op):
+    assert_validation(server, op, {}, "The parameter 'TableName' is required but was not present in the request")
+
+
+@pytest.mark.parametrize("op", TABLE_OPS)
+@pytest.mark.parametrize("name", ["", "a;", "ab", "a" * 256])
+def test_table_name_length(server, op, name):
+    assert_validation(server, op, {"TableName": name},
+                      "TableName must be at least 3 characters long and at most 255 characters long")
+
+
+@pytest.mark.parametrize("op", ["DescribeTable", "DeleteTable", "UpdateTable"])
+def test_table_name_pattern(server, op):
+    assert_validations(server, op, {"TableName": "abc;"}, [
+        f"Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: {PATTERN}"])
+
+
+def test_non_ascii_table_name_fails_the_pattern_not_the_length(server):
+    # 200 characters (400 UTF-8 bytes): the length is counted in characters, so only the pattern fails.
+    assert_validations(server, "DescribeTable", {"TableName": "é" * 200}, [
+        f"Value '{'é' * 200}' at 'tableName' failed to satisfy constraint: "
+        f"Member must satisfy regular expression pattern: {PATTERN}"])
+
+
+@pytest.mark.parametrize("op", ["DescribeTable", "DeleteTable"])
+def test_table_not_found(server, op):
+    name = unique_name()
+    assert error(server, op, {"TableName": name}) == (NOT_FOUND, f"Requested resource not found: Table: {name} not found")
+
+
+def test_update_table_not_found(server):
+    name = unique_name()
+    assert error(server, "UpdateTable", {"TableName": name, "ProvisionedThroughput": PT1}) == (
+        NOT_FOUND, f"Requested resource not found: Table: {name} not found")
+
+
+def test_valid_name_characters(ddb):
+    name = "Az09_.-" + uuid.uuid4().hex[:8]
+    ddb.create_table(TableName=name, KeySchema=HASH_A, AttributeDefinitions=ad(("a", "S")),
+                     BillingMode="PAY_PER_REQUEST")
+    assert ddb.describe_table(TableName=name)["Table"]["TableName"] == name
+    long_name = uuid.uuid4().hex + "x" * (255 - 32)
+    ddb.create_table(TableName=long_name, KeySchema=HASH_A, AttributeDefinitions=ad(("a", "S")),
+                     BillingMode="PAY_PER_REQUEST")
+    assert ddb.describe_table(TableName=long_name)["Table"]["TableName"] == long_name
+    ddb.delete_table(TableName=long_name)
+
+
+# ---- CreateTable: constraint errors ----------------------------------------------------------
+
+
+def test_create_null_members(server):
+    assert_validations(server, "CreateTable", {"TableName": "abc;"}, [
+        null("attributeDefinitions"),
+        f"Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: {PATTERN}",
+        null("keySchema")])
+
+
+def test_create_empty_attribute_definitions(server):
+    assert_validations(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": []}, [null("keySchema")])
+
+
+def test_create_empty_provisioned_throughput(server):
+    assert_validations(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": [], "ProvisionedThroughput": {}}, [
+        null("provisionedThroughput.writeCapacityUnits"),
+        null("provisionedThroughput.readCapacityUnits"),
+        null("keySchema")])
+
+
+def test_create_low_throughput_and_empty_key_schema(server):
+    assert_validations(server, "CreateTable", {
+        "TableName": "abc", "AttributeDefinitions": [], "KeySchema": [],
+        "ProvisionedThroughput": {"ReadCapacityUnits": -1, "WriteCapacityUnits": 0}}, [
+        "Value '0' at 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: "
+        "Member must have value greater than or equal to 1",
+        "Value '-1' at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: "
+        "Member must have value greater than or equal to 1",
+        "Value '[]' at 'keySchema' failed to satisfy constraint: Member must have length greater than or equal to 1"])
+
+
+def test_create_key_element_constraints(server):
+    kind, message = error(server, "CreateTable", {
+        "TableName": "abc", "AttributeDefinitions": [],
+        "KeySchema": [{"KeyType": "HASH"}, {"AttributeName": "a"}, {"KeyType": "Woop", "AttributeName": "a"}],
+        "ProvisionedThroughput": {"ReadCapacityUnits": 1000000000001, "WriteCapacityUnits": 1000000000001}})
+    assert kind == VALIDATION
+    parts = message.split("; ")
+    assert parts[0].startswith("4 validation errors detected: Value '[")
+    assert parts[0].endswith("]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2")
+    assert parts[1:] == [
+        null("keySchema.1.member.attributeName"),
+        null("keySchema.2.member.keyType"),
+        "Value 'Woop' at 'keySchema.3.member.keyType' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [HASH, RANGE]"]
+
+
+def test_create_attribute_definition_constraints(server):
+    body = {"TableName": "abc", "AttributeDefinitions": [{}], "KeySchema": HASH_A, "ProvisionedThroughput": PT1}
+    assert_validations(server, "CreateTable", body, [null("attributeDefinitions.1.member.attributeName"),
+                                                     null("attributeDefinitions.1.member.attributeType")])
+    for bad in ["SS", "a", "BOOL"]:
+        body["AttributeDefinitions"] = ad(("b", bad))
+        assert_validations(server, "CreateTable", body, [
+            f"Value '{bad}' at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: "
+            "Member must satisfy enum value set: [B, N, S]"])
+
+
+def test_create_billing_mode_enum(server):
+    assert_validations(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": ad(("a", "S")),
+                                               "KeySchema": HASH_A, "BillingMode": "ON_DEMAND"}, [
+        "Value 'ON_DEMAND' at 'billingMode' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]"])
+
+
+def test_create_table_class_enum(server):
+    assert_validations(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": ad(("a", "S")),
+                                               "KeySchema": HASH_A, "BillingMode": "PAY_PER_REQUEST",
+                                               "TableClass": "GLACIER"}, [
+        "Value 'GLACIER' at 'tableClass' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]"])
+
+
+def test_create_key_attribute_name_too_long(server):
+    name = "k" * 256
+    assert_validations(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": ad((name, "S")),
+                                               "KeySchema": ks((name, "HASH")), "BillingMode": "PAY_PER_REQUEST"}, [
+        f"Value '{name}' at 'attributeDefinitions.1.member.attributeName' failed to satisfy constraint: "
+        "Member must have length less than or equal to 255",
+        f"Value '{name}' at 'keySchema.1.member.attributeName' failed to satisfy constraint: "
+        "Member must have length less than or equal to 255"])
+
+
+# ---- CreateTable: billing mode and throughput rules ------------------------------------------
+
+
+def test_create_needs_throughput_when_provisioned(server):
+    for extra in [{}, {"BillingMode": "PROVISIONED"}]:
+        assert_validation(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": [],
+                                                  "KeySchema": HASH_A, **extra},
+                          INVALID + "ReadCapacityUnits and WriteCapacityUnits must both be specified when "
+                                    "BillingMode is PROVISIONED")
+
+
+def test_create_throughput_refused_when_on_demand(server):
+    assert_validation(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": ad(("a", "S")),
+                                              "KeySchema": HASH_A, "BillingMode": "PAY_PER_REQUEST",
+                                              "ProvisionedThroughput": PT1},
+                      INVALID + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when "
+                                "BillingMode is PAY_PER_REQUEST")
+
+
+def test_create_negative_write_reported_before_high_read(server):
+    assert_validations(server, "CreateTable", {
+        "TableName": "abc", "AttributeDefinitions": [], "KeySchema": HASH_A,
+        "ProvisionedThroughput": {"ReadCapacityUnits": 1000000000001, "WriteCapacityUnits": -1}}, [
+        "Value '-1' at 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: "
+        "Member must have value greater than or equal to 1"])
+
+
+@pytest.mark.parametrize("read,write,message", [
+    (1000000000001, 1000000000001, "Given value 1000000000001 for ReadCapacityUnits is out of bounds"),
+    (1000000000000, 1000000000001, "Given value 1000000000001 for WriteCapacityUnits is out of bounds"),
+])
+def test_create_throughput_out_of_bounds(server, read, write, message):
+    assert_validation(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": [], "KeySchema": HASH_A,
+                                              "ProvisionedThroughput": {"ReadCapacityUnits": read,
+                                                                        "WriteCapacityUnits": write}}, message)
+
+
+def test_create_max_throughput_accepted(ddb, table_name):
+    desc = ddb.create_table(TableName=table_name, KeySchema=HASH_A, AttributeDefinitions=ad(("a", "S")),
+                            ProvisionedThroughput={"ReadCapacityUnits": 1000000000000,
+                                                   "WriteCapacityUnits": 1000000000000})["TableDescription"]
+    assert desc["ProvisionedThroughput"]["ReadCapacityUnits"] == 1000000000000
+
+
+# ---- CreateTable: KeySchema / AttributeDefinitions agreement ---------------------------------
+
+
+@pytest.mark.parametrize("defs,keys,message", [
+    ([], [("a", "HASH"), ("a", "HASH")], "Invalid KeySchema: Some index key attribute have no definition"),
+    ([("b", "S")], [("a", "HASH"), ("a", "HASH")], "Invalid KeySchema: Some index key attribute have no definition"),
+    ([("b", "S")], [("a", "HASH"), ("b", "RANGE")], "Invalid KeySchema: Some index key attribute have no definition"),
+    ([("a", "S")], [("a", "HASH"), ("a", "HASH")], "Invalid KeySchema: Some index key attribute have no definition"),
+    ([("b", "S")], [("a", "HASH")],
+     INVALID + "Some index key attributes are not defined in AttributeDefinitions. Keys: [a], AttributeDefinitions: [b]"),
+    ([("a", "S"), ("b", "S")], [("a", "HASH"), ("a", "HASH")],
+     "Both the Hash Key and the Range Key element in the KeySchema have the same name"),
+    ([("a", "S"), ("b", "S")], [("a", "HASH"), ("a", "RANGE")],
+     "Both the Hash Key and the Range Key element in the KeySchema have the same name"),
+    ([("a", "S"), ("b", "S")], [("a", "HASH"), ("b", "HASH")],
+     "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"),
+    ([("a", "S"), ("b", "S")], [("a", "RANGE"), ("b", "HASH")],
+     "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
+    ([("a", "S"), ("b", "S")], [("a", "RANGE"), ("b", "RANGE")],
+     "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
+    ([("a", "S")], [("a", "RANGE")], "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
+    ([("a", "S"), ("c", "S"), ("b", "S")], [("a", "HASH"), ("b", "RANGE")],
+     INVALID + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"),
+    ([("a", "S"), ("b", "S")], [("a", "HASH")],
+     INVALID + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"),
+])
+def test_create_key_schema_mismatches(server, defs, keys, message):
+    assert_validation(server, "CreateTable", {"TableName": "abc", "AttributeDefinitions": ad(*defs),
+                                              "KeySchema": ks(*keys), "ProvisionedThroughput": PT1}, message)
+
+
+def test_create_unused_attribute_definition_with_index(server):
+    assert_validation(server, "CreateTable", {
+        "TableName": "abc", "AttributeDefinitions": ad(("a", "S"), ("b", "S"), ("c", "S")), "KeySchema": HASH_A,
+        "BillingMode": "PAY_PER_REQUEST", "GlobalSecondaryIndexes": [gsi("gg1", ks(("b", "HASH")), throughput=None)]},
+        INVALID + "Some AttributeDefinitions are not used. AttributeDefinitions: [a, b, c], keys used: [a, b]")
+
+
+# ---- CreateTable: local secondary indexes ----------------------------------------------------
+
+
+def create_lsi_body(indexes, keys=HASH_A_RANGE_B, defs=AB):
+    return {"TableName": "abc", "AttributeDefinitions": defs, "KeySchema": keys,
+            "LocalSecondaryIndexes": indexes, "ProvisionedThroughput": PT1}
+
+
+def test_lsi_empty_list(server):
+    assert_validation(server, "CreateTable", create_lsi_body([], keys=HASH_A),
+                      INVALID + "List of LocalSecondaryIndexes is empty")
+
+
+def test_lsi_many_empty_indexes_report_ten_errors(server):
+    expected = []
+    for i in range(1, 5):
+        expected += [null(f"localSecondaryIndexes.{i}.member.keySchema"),
+                     null(f"localSecondaryIndexes.{i}.member.projection"),
+                     null(f"localSecondaryIndexes.{i}.member.indexName")]
+    assert_validations(server, "CreateTable", create_lsi_body([{}] * 9), expected[:10])
+
+
+def test_lsi_bad_names(server):
+    name = "a" * 256
+    assert_validations(server, "CreateTable", create_lsi_body([
+        {"IndexName": "h;", "KeySchema": [], "Projection": {}},
+        {"IndexName": name, "KeySchema": HASH_A, "Projection": {}}], keys=HASH_A), [
+        f"Value 'h;' at 'localSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        f"Member must satisfy regular expression pattern: {PATTERN}",
+        "Value 'h;' at 'localSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 3",
+        "Value '[]' at 'localSecondaryIndexes.1.member.keySchema' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1",
+        f"Value '{name}' at 'localSecondaryIndexes.2.member.indexName' failed to satisfy constraint: "
+        "Member must have length less than or equal to 255"])
+
+
+@pytest.mark.parametrize("table_keys,index,message", [
+    (HASH_A, lsi("abc", ks(("c", "RANGE")), {}),
+     INVALID + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("c", "RANGE"), ("d", "RANGE")), {}),
+     INVALID + "Some index key attributes are not defined in AttributeDefinitions. Keys: [c, d], AttributeDefinitions: [a, b]"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("a", "HASH"), ("c", "RANGE")), {}),
+     INVALID + "Some index key attributes are not defined in AttributeDefinitions. Keys: [a, c], AttributeDefinitions: [a, b]"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("a", "RANGE")), {}), "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("a", "HASH"), ("a", "HASH")), {}),
+     "Both the Hash Key and the Range Key element in the KeySchema have the same name"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("a", "HASH"), ("a", "RANGE")), {}),
+     "Both the Hash Key and the Range Key element in the KeySchema have the same name"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("a", "HASH"), ("b", "HASH")), {}),
+     "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("b", "HASH")), {}),
+     INVALID + "Index KeySchema does not have a range key for index: abc"),
+    (HASH_A_RANGE_B, lsi("abc", ks(("b", "HASH"), ("a", "RANGE")), {}),
+     INVALID + "Index KeySchema does not have the same leading hash key as table KeySchema for index: abc. "
+               "index hash key: b, table hash key: a"),
+    (HASH_A_RANGE_B, lsi("abc", HASH_A_RANGE_B, {}), INVALID + "Unknown ProjectionType: null"),
+    (HASH_A_RANGE_B, lsi("abc", HASH_A_RANGE_B, {"NonKeyAttributes": ["a"]}), INVALID + "Unknown ProjectionType: null"),
+    (HASH_A_RANGE_B, lsi("abc", HASH_A_RANGE_B, {"ProjectionType": "ALL", "NonKeyAttributes": ["a"]}),
+     INVALID + "ProjectionType is ALL, but NonKeyAttributes is specified"),
+    (HASH_A_RANGE_B, lsi("abc", HASH_A_RANGE_B, {"ProjectionType": "KEYS_ONLY", "NonKeyAttributes": ["a"]}),
+     INVALID + "ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified"),
+])
+def test_lsi_rules(server, table_keys, index, message):
+    assert_validation(server, "CreateTable", create_lsi_body([index], keys=table_keys), message)
+
+
+def test_lsi_projection_constraints(server):
+    assert_validations(server, "CreateTable", create_lsi_body([
+        lsi("abc", HASH_A_RANGE_B, {"NonKeyAttributes": [], "ProjectionType": "abc"})]), [
+        "Value 'abc' at 'localSecondaryIndexes.1.member.projection.projectionType' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]",
+        "Value '[]' at 'localSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1"])
+
+
+def test_lsi_duplicate_names(server):
+    assert_validation(server, "CreateTable", create_lsi_body([lsi("abc"), lsi("abc")]),
+                      INVALID + "Duplicate index name: abc")
+
+
+def test_lsi_seventh_empty_index_is_reported_by_shape(server):
+    indexes = [lsi(n) for n in ["abc", "abd", "abe", "abf", "abg", "abh"]] + [{}]
+    assert_validations(server, "CreateTable", create_lsi_body(indexes), [
+        null("localSecondaryIndexes.7.member.keySchema"),
+        null("localSecondaryIndexes.7.member.projection"),
+        null("localSecondaryIndexes.7.member.indexName")])
+
+
+def test_lsi_more_than_five(server):
+    indexes = [lsi(n) for n in ["abc", "abd", "abe", "abf", "abg", "abh"]]
+    assert_validation(server, "CreateTable", create_lsi_body(indexes),
+                      INVALID + "Number of LocalSecondaryIndexes exceeds per-table limit of 5")
+
+
+def test_lsi_and_gsi_share_a_name_space(server):
+    body = create_lsi_body([lsi("abc")])
+    body["GlobalSecondaryIndexes"] = [gsi("abc")]
+    assert_validation(server, "CreateTable", body, INVALID + "Duplicate index name: abc")
+
+
+# ---- CreateTable: global secondary indexes ---------------------------------------------------
+
+
+def create_gsi_body(indexes, keys=HASH_A_RANGE_B, defs=AB, **extra):
+    body = {"TableName": "abc", "AttributeDefinitions": defs, "KeySchema": keys,
+            "GlobalSecondaryIndexes": indexes, "ProvisionedThroughput": PT1}
+    body.update(extra)
+    return body
+
+
+def test_gsi_empty_list(server):
+    assert_validation(server, "CreateTable", create_gsi_body([], keys=HASH_A),
+                      INVALID + "List of GlobalSecondaryIndexes is empty")
+
+
+def test_gsi_many_empty_indexes_report_ten_errors(server):
+    expected = []
+    for i in range(1, 5):
+        expected += [null(f"globalSecondaryIndexes.{i}.member.keySchema"),
+                     null(f"globalSecondaryIndexes.{i}.member.projection"),
+                     null(f"globalSecondaryIndexes.{i}.member.indexName")]
+    assert_validations(server, "CreateTable", create_gsi_body([{}] * 9), expected[:10])
+
+
+def test_gsi_bad_names_and_throughput(server):
+    name = "a" * 256
+    assert_validations(server, "CreateTable", create_gsi_body([
+        {"IndexName": "h;", "KeySchema": [], "Projection": {},
+         "ProvisionedThroughput": {"ReadCapacityUnits": 0, "WriteCapacityUnits": 0}},
+        {"IndexName": name, "KeySchema": HASH_A, "Projection": {}, "ProvisionedThroughput": {}}], keys=HASH_A), [
+        f"Value 'h;' at 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        f"Member must satisfy regular expression pattern: {PATTERN}",
+        "Value 'h;' at 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 3",
+        "Value '0' at 'globalSecondaryIndexes.1.member.provisionedThroughput.writeCapacityUnits' failed to satisfy "
+        "constraint: Member must have value greater than or equal to 1",
+        "Value '0' at 'globalSecondaryIndexes.1.member.provisionedThroughput.readCapacityUnits' failed to satisfy "
+        "constraint: Member must have value greater than or equal to 1",
+        "Value '[]' at 'globalSecondaryIndexes.1.member.keySchema' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1",
+        f"Value '{name}' at 'globalSecondaryIndexes.2.member.indexName' failed to satisfy constraint: "
+        "Member must have length less than or equal to 255",
+        null("globalSecondaryIndexes.2.member.provisionedThroughput.writeCapacityUnits"),
+        null("globalSecondaryIndexes.2.member.provisionedThroughput.readCapacityUnits")])
+
+
+@pytest.mark.parametrize("table_keys,index,message", [
+    (HASH_A, gsi("abc", ks(("c", "RANGE")), {}),
+     INVALID + "Some index key attributes are not defined in AttributeDefinitions. Keys: [c], AttributeDefinitions: [a, b]"),
+    (HASH_A_RANGE_B, gsi("abc", ks(("c", "RANGE"), ("d", "RANGE")), {}),
+     INVALID + "Some index key attributes are not defined in AttributeDefinitions. Keys: [c, d], AttributeDefinitions: [a, b]"),
+    (HASH_A_RANGE_B, gsi("abc", ks(("a", "RANGE")), {}), "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
+    (HASH_A_RANGE_B, gsi("abc", ks(("a", "HASH"), ("a", "HASH")), {}),
+     "Both the Hash Key and the Range Key element in the KeySchema have the same name"),
+    (HASH_A_RANGE_B, gsi("abc", ks(("a", "HASH"), ("b", "HASH")), {}),
+     "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"),
+    # A GSI may have only a hash key, or a different one from the table: the projection is checked next.
+    (HASH_A_RANGE_B, gsi("abc", ks(("b", "HASH")), {}), INVALID + "Unknown ProjectionType: null"),
+    (HASH_A_RANGE_B, gsi("abc", ks(("b", "HASH"), ("a", "RANGE")), {}), INVALID + "Unknown ProjectionType: null"),
+    (HASH_A_RANGE_B, gsi("abc", HASH_A_RANGE_B, {"NonKeyAttributes": ["a"]}), INVALID + "Unknown ProjectionType: null"),
+    (HASH_A_RANGE_B, gsi("abc", HASH_A_RANGE_B, {"ProjectionType": "ALL", "NonKeyAttributes": ["a"]}),
+     INVALID + "ProjectionType is ALL, but NonKeyAttributes is specified"),
+    (HASH_A_RANGE_B, gsi("abc", HASH_A_RANGE_B, {"ProjectionType": "KEYS_ONLY", "NonKeyAttributes": ["a"]}),
+     INVALID + "ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified"),
+])
+def test_gsi_rules(server, table_keys, index, message):
+    assert_validation(server, "CreateTable", create_gsi_body([index], keys=table_keys), message)
+
+
+def test_gsi_duplicate_names(server):
+    assert_validation(server, "CreateTable", create_gsi_body([gsi("abc"), gsi("abc")]),
+                      INVALID + "Duplicate index name: abc")
+
+
+def test_gsi_seventh_empty_index_is_reported_by_shape(server):
+    indexes = [gsi(n) for n in ["abc", "abd", "abe", "abf", "abg", "abh"]] + [{}]
+    assert_validations(server, "CreateTable", create_gsi_body(indexes), [
+        null("globalSecondaryIndexes.7.member.keySchema"),
+        null("globalSecondaryIndexes.7.member.projection"),
+        null("globalSecondaryIndexes.7.member.indexName")])
+
+
+def test_gsi_more_than_twenty(server):
+    indexes = [gsi(f"abc{i}") for i in range(21)]
+    assert_validation(server, "CreateTable", create_gsi_body(indexes),
+                      INVALID + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
+
+
+def test_gsi_twenty_accepted(ddb, table_name):
+    indexes = [gsi(f"g{i:02d}", ks(("b", "HASH")), {"ProjectionType": "KEYS_ONLY"}, throughput=None) for i in range(20)]
+    desc = ddb.create_table(TableName=table_name, AttributeDefinitions=AB, KeySchema=HASH_A,
+                            BillingMode="PAY_PER_REQUEST", GlobalSecondaryIndexes=indexes)["TableDescription"]
+    assert sorted(i["IndexName"] for i in desc["GlobalSecondaryIndexes"]) == [f"g{i:02d}" for i in range(20)]
+
+
+def test_gsi_throughput_refused_when_on_demand(server):
+    body = create_gsi_body([gsi("abc")], BillingMode="PAY_PER_REQUEST")
+    del body["ProvisionedThroughput"]
+    assert_validation(server, "CreateTable", body,
+                      INVALID + "ProvisionedThroughput should not be specified for index: abc when BillingMode is "
+                                "PAY_PER_REQUEST")
+
+
+def test_gsi_throughput_required_when_provisioned(server):
+    assert_validation(server, "CreateTable", create_gsi_body([gsi("abc", throughput=None)]),
+                      INVALID + "ProvisionedThroughput must be specified for index: abc")
+
+
+# ---- CreateTable / DescribeTable: the description --------------------------------------------
+
+
+def test_create_basic_description(server):
+    name = unique_name()
+    before = time.time()
+    desc = ok(server, "CreateTable", {"TableName": name, "AttributeDefinitions": ad(("a", "S")),
+                                      "KeySchema": HASH_A, "ProvisionedThroughput": PT1})["TableDescription"]
+    assert UUID4.match(desc.pop("TableId"))
+    created = desc.pop("CreationDateTime")
+    assert before - 5 < created < time.time() + 5
+    desc.pop("BillingModeSummary", None)  # see test_provisioned_table_without_billing_mode_has_no_summary
+    assert desc == {
+        "AttributeDefinitions": ad(("a", "S")),
+        "TableName": name,
+        "KeySchema": HASH_A,
+        "TableStatus": "CREATING",
+        "ProvisionedThroughput": {"NumberOfDecreasesToday": 0, "ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+        "TableSizeBytes": 0,
+        "ItemCount": 0,
+        "TableArn": arn(name),
+        "DeletionProtectionEnabled": False,
+    }
+
+
+@pytest.mark.xfail(strict=True, reason="AWS omits BillingModeSummary for a table created without BillingMode; "
+                                       "the server cannot tell because TableDescription (model/table_description.h) "
+                                       "does not record whether BillingMode was given")
+def test_provisioned_table_without_billing_mode_has_no_summary(server):
+    name = unique_name()
+    desc = create_raw(server, name, BillingMode=None, ProvisionedThroughput=PT1)
+    assert "BillingModeSummary" not in desc
+
+
+def test_describe_matches_create_and_is_active(server):
+    name = unique_name()
+    created = ok(server, "CreateTable", {"TableName": name, "AttributeDefinitions": ad(("a", "S")),
+                                         "KeySchema": HASH_A, "BillingMode": "PROVISIONED",
+                                         "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}})
+    created = created["TableDescription"]
+    described = describe_raw(server, name)
+    assert described["TableStatus"] == "ACTIVE"
+    created["TableStatus"] = "ACTIVE"
+    assert described == created
+    assert described["BillingModeSummary"] == {"BillingMode": "PROVISIONED"}
+
+
+def test_on_demand_description(server):
+    name = unique_name()
+    desc = create_raw(server, name)
+    assert desc["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    assert desc["BillingModeSummary"]["LastUpdateToPayPerRequestDateTime"] == desc["CreationDateTime"]
+    assert desc["ProvisionedThroughput"] == {"NumberOfDecreasesToday": 0, "ReadCapacityUnits": 0,
+                                             "WriteCapacityUnits": 0}
+    assert desc["DeletionProtectionEnabled"] is False
+    for absent in ["TableClassSummary", "SSEDescription", "StreamSpecification", "LatestStreamArn",
+                   "LocalSecondaryIndexes", "GlobalSecondaryIndexes", "Tags"]:
+        assert absent not in desc
+
+
+def test_create_full_description(server):
+    name = unique_name()
+    desc = ok(server, "CreateTable", {
+        "TableName": name,
+        "AttributeDefinitions": ad(("pk", "S"), ("sk", "N"), ("l", "B"), ("g", "S")),
+        "KeySchema": ks(("pk", "HASH"), ("sk", "RANGE")),
+        "LocalSecondaryIndexes": [lsi("byL", ks(("pk", "HASH"), ("l", "RANGE")),
+                                      {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["x", "y"]})],
+        "GlobalSecondaryIndexes": [gsi("byG", ks(("g", "HASH"), ("sk", "RANGE")), {"ProjectionType": "KEYS_ONLY"},
+                                       throughput={"ReadCapacityUnits": 2, "WriteCapacityUnits": 3})],
+        "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 6},
+        "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+        "SSESpecification": {"Enabled": True},
+        "Tags": [{"Key": "team", "Value": "db"}, {"Key": "empty", "Value": ""}],
+        "TableClass": "STANDARD_INFREQUENT_ACCESS",
+        "DeletionProtectionEnabled": True,
+    })["TableDescription"]
+    assert desc["TableStatus"] == "CREATING"
+    assert desc["LocalSecondaryIndexes"] == [{
+        "IndexName": "byL", "KeySchema": ks(("pk", "HASH"), ("l", "RANGE")),
+        "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["x", "y"]},
+        "IndexSizeBytes": 0, "ItemCount": 0, "IndexArn": arn(name) + "/index/byL"}]
+    assert desc["GlobalSecondaryIndexes"] == [{
+        "IndexName": "byG", "KeySchema": ks(("g", "HASH"), ("sk", "RANGE")),
+        "Projection": {"ProjectionType": "KEYS_ONLY"}, "IndexStatus": "CREATING",
+        "ProvisionedThroughput": {"NumberOfDecreasesToday": 0, "ReadCapacityUnits": 2, "WriteCapacityUnits": 3},
+        "IndexSizeBytes": 0, "ItemCount": 0, "IndexArn": arn(name) + "/index/byG"}]
+    assert desc["StreamSpecification"] == {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+    label = desc["LatestStreamLabel"]
+    assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$", label)
+    assert desc["LatestStreamArn"] == arn(name) + "/stream/" + label
+    assert desc["SSEDescription"]["Status"] == "ENABLED"
+    assert desc["SSEDescription"]["SSEType"] == "KMS"
+    assert desc["SSEDescription"]["KMSMasterKeyArn"].startswith(f"arn:aws:kms:us-east-1:{ACCOUNT}:key/")
+    assert desc["TableClassSummary"] == {"TableClass": "STANDARD_INFREQUENT_ACCESS"}
+    assert desc["DeletionProtectionEnabled"] is True
+    assert "Tags" not in desc
+
+    described = describe_raw(server, name)
+    assert described["TableStatus"] == "ACTIVE"
+    assert described["GlobalSecondaryIndexes"][0]["IndexStatus"] == "ACTIVE"
+    assert described["LatestStreamArn"] == desc["LatestStreamArn"]
+    assert described["TableClassSummary"] == {"TableClass": "STANDARD_INFREQUENT_ACCESS"}
+    ok(server, "UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
+    ok(server, "DeleteTable", {"TableName": name})
+
+
+def test_create_with_boto3_and_waiter(ddb, table_name):
+    resp = ddb.create_table(TableName=table_name, KeySchema=HASH_A_RANGE_B, AttributeDefinitions=AB,
+                            BillingMode="PAY_PER_REQUEST", Tags=[{"Key": "k", "Value": "v"}],
+                            TableClass="STANDARD")
+    assert resp["TableDescription"]["TableStatus"] == "CREATING"
+    ddb.get_waiter("table_exists").wait(TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 5})
+    table = ddb.describe_table(TableName=table_name)["Table"]
+    assert table["TableStatus"] == "ACTIVE"
+    assert table["KeySchema"] == HASH_A_RANGE_B
+    assert table["AttributeDefinitions"] == AB
+    assert table["CreationDateTime"].tzinfo is not None
+
+
+def test_create_duplicate_is_resource_in_use(server):
+    name = unique_name()
+    create_raw(server, name)
+    assert error(server, "CreateTable", {"TableName": name, "AttributeDefinitions": ad(("a", "S")),
+                                         "KeySchema": HASH_A, "BillingMode": "PAY_PER_REQUEST"}) == (
+        IN_USE, f"Table already exists: {name}")
+
+
+def test_table_ids_are_unique(server):
+    ids = {create_raw(server, unique_name())["TableId"] for _ in range(3)}
+    assert len(ids) == 3
+
+
+def test_create_ignores_unknown_members(server):
+    name = unique_name()
+    desc = create_raw(server, name, Whatever={"x": 1}, Tags=None)
+    assert desc["TableName"] == name
+
+
+# ---- table ARN as TableName ------------------------------------------------------------------
+
+
+def test_table_arn_is_accepted_as_table_name(ddb, hash_table):
+    table_arn = arn(hash_table)
+    assert ddb.describe_table(TableName=table_arn)["Table"]["TableName"] == hash_table
+    ddb.put_item(TableName=table_arn, Item={"pk": {"S": "k"}, "v": {"N": "1"}})
+    assert ddb.get_item(TableName=table_arn, Key={"pk": {"S": "k"}})["Item"] == {"pk": {"S": "k"}, "v": {"N": "1"}}
+    assert ddb.get_item(TableName=hash_table, Key={"pk": {"S": "k"}})["Item"]["v"] == {"N": "1"}
+    resp = ddb.put_item(TableName=table_arn, Item={"pk": {"S": "k"}}, ReturnConsumedCapacity="TOTAL")
+    assert resp["ConsumedCapacity"]["TableName"] == hash_table
+    ddb.delete_item(TableName=table_arn, Key={"pk": {"S": "k"}})
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "k"}})
+
+
+def test_arn_of_a_long_table_name(ddb, server):
+    name = uuid.uuid4().hex + "n" * (250 - 32)
+    ddb.create_table(TableName=name, KeySchema=HASH_A, AttributeDefinitions=ad(("a", "S")),
+                     BillingMode="PAY_PER_REQUEST")
+    assert len(arn(name)) > 255
+    assert ddb.describe_table(TableName=arn(name))["Table"]["TableName"] == name
+    ddb.put_item(TableName=arn(name), Item={"a": {"S": "x"}})
+    assert ddb.get_item(TableName=arn(name), Key={"a": {"S": "x"}})["Item"] == {"a": {"S": "x"}}
+    ddb.delete_table(TableName=arn(name))
+
+
+def test_table_arn_of_missing_table(server):
+    name = unique_name()
+    assert error(server, "DescribeTable", {"TableName": arn(name)}) == (
+        NOT_FOUND, f"Requested resource not found: Table: {name} not found")
+
+
+def test_arn_is_not_an_index_name_or_start_name(server):
+    index_arn = arn("abc") + "/index/idx"
+    body = create_gsi_body([gsi(index_arn, ks(("b", "HASH")), throughput=None)], keys=HASH_A,
+                           BillingMode="PAY_PER_REQUEST")
+    del body["ProvisionedThroughput"]
+    assert_validations(server, "CreateTable", body, [
+        f"Value '{index_arn}' at 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        f"Member must satisfy regular expression pattern: {PATTERN}"])
+    assert_validations(server, "ListTables", {"ExclusiveStartTableName": arn("abc")}, [
+        f"Value '{arn('abc')}' at 'exclusiveStartTableName' failed to satisfy constraint: "
+        f"Member must satisfy regular expression pattern: {PATTERN}"])
+
+
+def test_update_and_delete_by_arn(ddb, table_name):
+    ddb.create_table(TableName=table_name, KeySchema=HASH_A, AttributeDefinitions=ad(("a", "S")),
+                     BillingMode="PAY_PER_REQUEST")
+    desc = ddb.update_table(TableName=arn(table_name), TableClass="STANDARD_INFREQUENT_ACCESS")["TableDescription"]
+    assert desc["TableName"] == table_name
+    assert ddb.delete_table(TableName=arn(table_name))["TableDescription"]["TableName"] == table_name
+
+
+# ---- ListTables ------------------------------------------------------------------------------
+
+
+def test_list_tables_constraints(server):
+    assert_validations(server, "ListTables", {"ExclusiveStartTableName": ""}, [
+        f"Value '' at 'exclusiveStartTableName' failed to satisfy constraint: "
+        f"Member must satisfy regular expression pattern: {PATTERN}",
+        "Value '' at 'exclusiveStartTableName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 3"])
+    name = "a" * 256
+    assert_validations(server, "ListTables", {"ExclusiveStartTableName": name}, [
+        f"Value '{name}' at 'exclusiveStartTableName' failed to satisfy constraint: "
+        "Member must have length less than or equal to 255"])
+    assert_validations(server, "ListTables", {"Limit": 0}, [
+        "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"])
+    assert_validations(server, "ListTables", {"Limit": 101}, [
+        "Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100"])
+
+
+def test_list_tables_short_name_and_high_limit(server):
+    kind, message = error(server, "ListTables", {"ExclusiveStartTableName": "a;", "Limit": 500})
+    assert kind == VALIDATION
+    assert message.startswith("3 validation errors detected: ")
+    assert sorted(message[len("3 validation errors detected: "):].split("; ")) == sorted([
+        f"Value 'a;' at 'exclusiveStartTableName' failed to satisfy constraint: "
+        f"Member must satisfy regular expression pattern: {PATTERN}",
+        "Value 'a;' at 'exclusiveStartTableName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 3",
+        "Value '500' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100"])
+
+
+def test_list_tables_paging(start_server):
+    s = start_server("--in-memory")
+    client = s.client()
+    assert client.list_tables()["TableNames"] == []
+    names = sorted(f"tbl-{i:02d}-{uuid.uuid4().hex[:4]}" for i in range(12))
+    for n in reversed(names):
+        client.create_table(TableName=n, KeySchema=HASH_A, AttributeDefinitions=ad(("a", "S")),
+                            BillingMode="PAY_PER_REQUEST")
+
+    everything = client.list_tables()
+    assert everything["TableNames"] == names
+    assert "LastEvaluatedTableName" not in everything
+
+    page1 = client.list_tables(Limit=5)
+    assert page1["TableNames"] == names[:5]
+    assert page1["LastEvaluatedTableName"] == names[4]
+    page2 = client.list_tables(Limit=5, ExclusiveStartTableName=page1["LastEvaluatedTableName"])
+    assert page2["TableNames"] == names[5:10]
+    assert page2["LastEvaluatedTableName"] == names[9]
+    page3 = client.list_tables(Limit=5, ExclusiveStartTableName=page2["LastEvaluatedTableName"])
+    assert page3["TableNames"] == names[10:]
+    assert "LastEvaluatedTableName" not in page3
+
+    # A limit that exactly covers the rest gives no LastEvaluatedTableName.
+    exact = client.list_tables(Limit=2, ExclusiveStartTableName=names[9])
+    assert exact == {"TableNames": names[10:], "ResponseMetadata": exact["ResponseMetadata"]}
+    assert "LastEvaluatedTableName" not in client.list_tables(Limit=12)
+
+    # The start name need not exist: listing resumes after where it would sort.
+    assert client.list_tables(ExclusiveStartTableName=names[3] + "0")["TableNames"] == names[4:]
+    assert client.list_tables(ExclusiveStartTableName="aaa", Limit=1)["TableNames"] == names[:1]
+    assert client.list_tables(ExclusiveStartTableName="zzz")["TableNames"] == []
+    assert client.list_tables(ExclusiveStartTableName=names[-1])["TableNames"] == []
+
+    paginated = [n for page in client.get_paginator("list_tables").paginate(PaginationConfig={"PageSize": 4})
+                 for n in page["TableNames"]]
+    assert paginated == names
+
+    client.delete_table(TableName=names[0])
+    assert client.list_tables()["TableNames"] == names[1:]
+
+
+def test_list_tables_shows_new_table(ddb, hash_table):
+    names = []
+    for page in ddb.get_paginator("list_tables").paginate():
+        names += page["TableNames"]
+    assert hash_table in names
+
+
+# ---- DeleteTable -----------------------------------------------------------------------------
+
+
+def test_delete_table(ddb, server, table_name):
+    ddb.create_table(TableName=table_name, KeySchema=HASH_A_RANGE_B, AttributeDefinitions=AB,
+                     BillingMode="PAY_PER_REQUEST",
+                     GlobalSecondaryIndexes=[gsi("byB", ks(("b", "HASH")), {"ProjectionType": "KEYS_ONLY"},
+                                                 throughput=None)])
+    ddb.put_item(TableName=table_name, Item={"a": {"S": "1"}, "b": {"S": "x"}})
+    desc = ok(server, "DeleteTable", {"TableName": table_name})["TableDescription"]
+    assert desc["TableStatus"] == "DELETING"
+    assert desc["TableName"] == table_name
+    assert desc["TableArn"] == arn(table_name)
+    assert desc["KeySchema"] == HASH_A_RANGE_B
+    assert "GlobalSecondaryIndexes" not in desc  # AWS leaves the indexes out of DeleteTable's answer
+
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        ddb.describe_table(TableName=table_name)
+    assert e.value.response["Error"] == {"Code": "ResourceNotFoundException",
+                                         "Message": f"Requested resource not found: Table: {table_name} not found"}
+    ddb.get_waiter("table_not_exists").wait(TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 2})
+    assert table_name not in ddb.list_tables(ExclusiveStartTableName=table_name[:-1], Limit=5)["TableNames"]
+
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        ddb.get_item(TableName=table_name, Key={"a": {"S": "1"}, "b": {"S": "x"}})
+    assert e.value.response["Error"] == {"Code": "ResourceNotFoundException", "Message": "Requested resource not found"}
+
+    with pytest.raises(botocore.exceptions.ClientError) as e:
+        ddb.delete_table(TableName=table_name)
+    assert e.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def test_recreated_table_is_empty(ddb, table_name):
+    def create():
+        ddb.create_table(TableName=table_name, KeySchema=ks(("pk", "HASH")), AttributeDefinitions=ad(("pk", "S")),
+                         BillingMode="PAY_PER_REQUEST")
+    create()
+    first_id = ddb.describe_table(TableName=table_name)["Table"]["TableId"]
+    for i in range(5):
+        ddb.put_item(TableName=table_name, Item={"pk": {"S": str(i)}})
+    ddb.delete_table(TableName=table_name)
+    create()
+    assert ddb.describe_table(TableName=table_name)["Table"]["TableId"] != first_id
+    for i in range(5):
+        assert "Item" not in ddb.get_item(TableName=table_name, Key={"pk": {"S": str(i)}}, ConsistentRead=True)
+
+
+def test_deletion_protection(server, ddb):
+    name = unique_name()
+    desc = create_raw(server, name, DeletionProtectionEnabled=True)
+    assert desc["DeletionProtectionEnabled"] is True
+    assert describe_raw(server, name)["DeletionProtectionEnabled"] is True
+    assert error(server, "DeleteTable", {"TableName": name}) == (
+        VALIDATION, "Resource cannot be deleted as it is currently protected against deletion. "
+                    "Disable deletion protection first.")
+    assert describe_raw(server, name)["TableStatus"] == "ACTIVE"
+
+    desc = ok(server, "UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})["TableDescription"]
+    assert desc["DeletionProtectionEnabled"] is False
+    assert describe_raw(server, name)["DeletionProtectionEnabled"] is False
+    ok(server, "UpdateTable", {"TableName": name, "DeletionProtectionEnabled": True})
+    assert error(server, "DeleteTable", {"TableName": name})[0] == VALIDATION
+    ok(server, "UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
+    assert ok(server, "DeleteTable", {"TableName": name})["TableDescription"]["TableStatus"] == "DELETING"
+
+
+def test_deletion_protection_type_error(server):
+    assert_serialization(server, "CreateTable", {"TableName": "abc", "DeletionProtectionEnabled": 1},
+                         "NUMBER_VALUE cannot be converted to Boolean")
+    assert_serialization(server, "UpdateTable", {"TableName": "abc", "DeletionProtectionEnabled": "maybe"},
+                         "Unexpected token received from parser")
+
+
+# ---- UpdateTable -----------------------------------------------------------------------------
+
+
+def create_provisioned(ddb, name, read=5, write=5):
+    ddb.create_table(TableName=name, KeySchema=HASH_A, AttributeDefinitions=ad(("a", "S")),
+                     ProvisionedThroughput={"ReadCapacityUnits": read, "WriteCapacityUnits": write})
+
+
+def test_update_requires_a_change(server, hash_table):
+    for body in [{"TableName": hash_table}, {"TableName": hash_table, "GlobalSecondaryIndexUpdates": []}]:
+        assert_validation(server, "UpdateTable", body,
+                          "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+                          "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+
+
+def test_update_throughput_constraints(server):
+    assert_validations(server, "UpdateTable", {"TableName": "abc", "ProvisionedThroughput": {}}, [
+        null("provisionedThroughput.writeCapacityUnits"), null("provisionedThroughput.readCapacityUnits")])
+    assert_validations(server, "UpdateTable", {"TableName": "abc",
+                                               "ProvisionedThroughput": {"ReadCapacityUnits": -1, "WriteCapacityUnits": -1}}, [
+        "Value '-1' at 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: "
+        "Member must have value greater than or equal to 1",
+        "Value '-1' at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: "
+        "Member must have value greater than or equal to 1"])
+    assert_validation(server, "UpdateTable", {"TableName": "abc", "ProvisionedThroughput": {
+        "ReadCapacityUnits": 1000000000001, "WriteCapacityUnits": 1000000000001}},
+        "Given value 1000000000001 for ReadCapacityUnits is out of bounds")
+    assert_validation(server, "UpdateTable", {"TableName": "abc", "ProvisionedThroughput": {
+        "ReadCapacityUnits": 1000000000000, "WriteCapacityUnits": 1000000000001}},
+        "Given value 1000000000001 for WriteCapacityUnits is out of bounds")
+    assert_validations(server, "UpdateTable", {"TableName": "abc", "BillingMode": "FREE"}, [
+        "Value 'FREE' at 'billingMode' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]"])
+
+
+def test_update_throughput_unchanged(server, ddb, table_name):
+    create_provisioned(ddb, table_name, 5, 6)
+    assert_validation(server, "UpdateTable", {"TableName": table_name,
+                                              "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 6}},
+                      "The provisioned throughput for the table will not change. The requested value equals the current "
+                      "value. Current ReadCapacityUnits provisioned for the table: 5. Requested ReadCapacityUnits: 5. "
+                      "Current WriteCapacityUnits provisioned for the table: 6. Requested WriteCapacityUnits: 6. "
+                      "Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+
+
+def test_update_throughput_increase_and_decrease(ddb, table_name):
+    create_provisioned(ddb, table_name, 5, 5)
+    before = time.time()
+    resp = ddb.update_table(TableName=table_name,
+                            ProvisionedThroughput={"ReadCapacityUnits": 15, "WriteCapacityUnits": 15})
+    desc = resp["TableDescription"]
+    assert desc["TableStatus"] == "UPDATING"
+    # The answer still shows the old capacity: the change is applied in the background.
+    assert desc["ProvisionedThroughput"]["ReadCapacityUnits"] == 5
+    assert desc["ProvisionedThroughput"]["WriteCapacityUnits"] == 5
+    increased = desc["ProvisionedThroughput"]["LastIncreaseDateTime"]
+    assert increased.timestamp() > before - 5
+
+    table = ddb.describe_table(TableName=table_name)["Table"]
+    assert table["TableStatus"] == "ACTIVE"
+    tp = table["ProvisionedThroughput"]
+    assert (tp["ReadCapacityUnits"], tp["WriteCapacityUnits"], tp["NumberOfDecreasesToday"]) == (15, 15, 0)
+    assert tp["LastIncreaseDateTime"] == increased
+    assert "LastDecreaseDateTime" not in tp
+
+    desc = ddb.update_table(TableName=table_name,
+                            ProvisionedThroughput={"ReadCapacityUnits": 15, "WriteCapacityUnits": 2})["TableDescription"]
+    assert desc["ProvisionedThroughput"]["NumberOfDecreasesToday"] == 0
+    tp = ddb.describe_table(TableName=table_name)["Table"]["ProvisionedThroughput"]
+    assert (tp["ReadCapacityUnits"], tp["WriteCapacityUnits"], tp["NumberOfDecreasesToday"]) == (15, 2, 1)
+    assert tp["LastDecreaseDateTime"].timestamp() > before - 5
+    assert tp["LastIncreaseDateTime"] == increased
+
+
+def test_update_billing_mode_switches(server, ddb, table_name):
+    create_provisioned(ddb, table_name, 5, 5)
+    before = time.time()
+    desc = ok(server, "UpdateTable", {"TableName": table_name, "BillingMode": "PAY_PER_REQUEST"})["TableDescription"]
+    assert desc["TableStatus"] == "UPDATING"
+    assert desc["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    table = describe_raw(server, table_name)
+    assert table["TableStatus"] == "ACTIVE"
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    switched = table["BillingModeSummary"]["LastUpdateToPayPerRequestDateTime"]
+    assert switched > before - 5
+    assert table["ProvisionedThroughput"]["ReadCapacityUnits"] == 0
+    assert table["ProvisionedThroughput"]["WriteCapacityUnits"] == 0
+
+    # On demand: capacity may not be given, and PROVISIONED needs it.
+    assert_validation(server, "UpdateTable", {"TableName": table_name, "ProvisionedThroughput": PT1},
+                      INVALID + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when "
+                                "BillingMode is PAY_PER_REQUEST")
+    assert_validation(server, "UpdateTable", {"TableName": table_name, "BillingMode": "PROVISIONED"},
+                      INVALID + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+    assert_validation(server, "UpdateTable", {"TableName": table_name, "BillingMode": "PAY_PER_REQUEST",
+                                              "ProvisionedThroughput": PT1},
+                      INVALID + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when "
+                                "BillingMode is PAY_PER_REQUEST")
+
+    desc = ok(server, "UpdateTable", {"TableName": table_name, "BillingMode": "PROVISIONED",
+                                      "ProvisionedThroughput": {"ReadCapacityUnits": 7, "WriteCapacityUnits": 8}})
+    table = describe_raw(server, table_name)
+    assert table["BillingModeSummary"] == {"BillingMode": "PROVISIONED",
+                                           "LastUpdateToPayPerRequestDateTime": switched}
+    assert table["ProvisionedThroughput"]["ReadCapacityUnits"] == 7
+    assert table["ProvisionedThroughput"]["WriteCapacityUnits"] == 8
+
+
+def test_update_table_class(ddb, hash_table):
+    desc = ddb.update_table(TableName=hash_table, TableClass="STANDARD_INFREQUENT_ACCESS")["TableDescription"]
+    assert desc["TableClassSummary"]["TableClass"] == "STANDARD_INFREQUENT_ACCESS"
+    table = ddb.describe_table(TableName=hash_table)["Table"]
+    assert table["TableClassSummary"]["TableClass"] == "STANDARD_INFREQUENT_ACCESS"
+    ddb.update_table(TableName=hash_table, TableClass="STANDARD")
+    table = ddb.describe_table(TableName=hash_table)["Table"]
+    assert table.get("TableClassSummary", {"TableClass": "STANDARD"})["TableClass"] == "STANDARD"
+
+
+def test_update_keeps_items(ddb, table_name):
+    create_provisioned(ddb, table_name)
+    ddb.put_item(TableName=table_name, Item={"a": {"S": "x"}, "n": {"N": "1"}})
+    ddb.update_table(TableName=table_name, BillingMode="PAY_PER_REQUEST")
+    assert ddb.get_item(TableName=table_name, Key={"a": {"S": "x"}})["Item"] == {"a": {"S": "x"}, "n": {"N": "1"}}
+
+
+# ---- DescribeEndpoints / DescribeLimits ------------------------------------------------------
+
+
+def test_describe_endpoints(ddb):
+    resp = ddb.describe_endpoints()
+    assert resp["Endpoints"] == [{"Address": "dynamodb.us-east-1.amazonaws.com", "CachePeriodInMinutes": 1440}]
+
+
+def test_describe_limits(ddb):
+    resp = ddb.describe_limits()
+    resp.pop("ResponseMetadata")
+    assert resp == {"AccountMaxReadCapacityUnits": 80000, "AccountMaxWriteCapacityUnits": 80000,
+                    "TableMaxReadCapacityUnits": 40000, "TableMaxWriteCapacityUnits": 40000}
