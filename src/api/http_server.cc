@@ -80,13 +80,32 @@ class Session : public std::enable_shared_from_this<Session> {
     return out;
   }
 
+  // Answers 413 and then reads (and drops) the rest of the body for a bounded time and size, so
+  // a client that sends its whole body before reading the answer sees the 413, not a reset.
   void SendTooLarge() {
     auto res = std::make_shared<http::response<http::string_body>>(http::status::payload_too_large, 11);
     res->set(http::field::content_type, "text/plain");
+    res->set("x-amzn-RequestId", "TOOLARGE" + std::to_string(reinterpret_cast<uintptr_t>(this)));
     res->body() = "Request Entity Too Large";
     res->keep_alive(false);
     res->prepare_payload();
-    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code, size_t) { self->Close(); });
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
+      if (ec) return self->Close();
+      self->stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+      self->stream_.expires_after(std::chrono::seconds(10));
+      self->Drain(0);
+    });
+  }
+
+  void Drain(size_t drained) {
+    constexpr size_t kMaxDrain = 64 * 1024 * 1024;
+    if (drained > kMaxDrain) return Close();
+    if (!drain_buffer_) drain_buffer_ = std::make_unique<char[]>(64 * 1024);
+    stream_.async_read_some(asio::buffer(drain_buffer_.get(), 64 * 1024),
+                            [self = shared_from_this(), drained](beast::error_code ec, size_t n) {
+                              if (ec) return self->Close();
+                              self->Drain(drained + n);
+                            });
   }
 
   void Close() {
@@ -98,6 +117,7 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::unique_ptr<char[]> drain_buffer_;
   Service& service_;
 };
 
