@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
 constexpr std::string_view kDynamoPrefix = "DynamoDB_20120810.";
+constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 
 std::string RequestId() {
   static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -49,7 +50,11 @@ HttpResponse WithContentType(HttpResponse response, std::string_view content_typ
 }  // namespace
 
 Service::Service(table::Database& db, ServerIdentity identity) : db_(db), identity_(std::move(identity)) {
-  for (const Operation* op : AllOperations()) operations_.emplace(std::string(op->name), op);
+  // Keyed by the whole X-Amz-Target: the Streams API answers on the same endpoint.
+  for (const Operation* op : AllOperations()) operations_.emplace(std::string(kDynamoPrefix) + std::string(op->name), op);
+  for (const Operation* op : StreamOperations()) {
+    operations_.emplace(std::string(kStreamsPrefix) + std::string(op->name), op);
+  }
 }
 
 HttpResponse Service::Finish(int status, std::string body, std::string_view content_type) {
@@ -109,10 +114,7 @@ HttpResponse Service::Handle(HttpRequestView& request) {
 
   std::string_view target = request.target;
   const Operation* op = nullptr;
-  if (target.substr(0, kDynamoPrefix.size()) == kDynamoPrefix) {
-    auto it = operations_.find(target.substr(kDynamoPrefix.size()));
-    if (it != operations_.end()) op = it->second;
-  }
+  if (auto it = operations_.find(target); it != operations_.end()) op = it->second;
   if (!op) return with_cors(Error(Status(ErrorCode::kUnknownOperation, "")));
   if (request.body.empty()) return with_cors(Error(Status::Serialization("")));
 

@@ -17,14 +17,19 @@ int Usage(const char* message) {
   std::fprintf(stderr,
                "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
-               "                       [--threads N] [--region R]\n"
+               "                       [--threads N] [--region R] [--ttl-period-ms MS] [--ttl-change-interval-ms MS]\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
                "  --in-memory    keep everything in memory (for tests)\n"
                "  --sync         fsync the write-ahead log before acknowledging writes\n"
                "  --threads N    I/O threads (default: one per core)\n"
-               "  --region R     region named in ARNs and the health check (default us-east-1)\n");
+               "  --region R     region named in ARNs and the health check (default us-east-1)\n"
+               "  --ttl-period-ms MS\n"
+               "                 how often expired (TTL) items are looked for and deleted (default 1000)\n"
+               "  --ttl-change-interval-ms MS\n"
+               "                 refuse an UpdateTimeToLive this soon after the previous one (default 0;\n"
+               "                 AWS: 3600000)\n");
   return 2;
 }
 
@@ -64,6 +69,15 @@ int Serve(int argc, char** argv) {
       const char* v = value();
       if (!v) return Usage("--region needs a value");
       identity.region = v;
+    } else if (arg == "--ttl-period-ms" || arg == "--ttl-change-interval-ms") {
+      const char* v = value();
+      char* end = nullptr;
+      long long ms = v ? std::strtoll(v, &end, 10) : -1;
+      bool period = arg == "--ttl-period-ms";
+      if (!v || *end || ms < (period ? 1 : 0)) {
+        return Usage(period ? "--ttl-period-ms needs a positive number" : "--ttl-change-interval-ms needs a number >= 0");
+      }
+      (period ? db_options.ttl_period_ms : db_options.ttl_change_interval_ms) = ms;
     } else if (arg == "--help" || arg == "-h") {
       return Usage(nullptr);
     } else {

@@ -59,6 +59,15 @@ struct StreamSettings {
   bool enabled = false;
   std::string view_type;  // KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES
   std::string label;      // latest stream label, kept after disabling
+  uint32_t key_prefix = 0;  // change-log key space of the stream named by `label` (the catalog assigns it)
+};
+
+struct TimeToLiveSettings {
+  bool enabled = false;
+  std::string attribute;     // the expiry attribute while enabled
+  uint32_t key_prefix = 0;   // expiry index key space while enabled
+  bool backfilling = false;  // items written before TTL was enabled are still being indexed
+  double changed = 0;        // epoch seconds of the last UpdateTimeToLive, 0 when never
 };
 
 struct TableDescription {
@@ -77,6 +86,7 @@ struct TableDescription {
   std::string sse_type;        // KMS when enabled
   std::string kms_master_key;  // as given
   StreamSettings stream;
+  TimeToLiveSettings ttl;
   std::vector<IndexDescription> global_indexes;
   std::vector<IndexDescription> local_indexes;
   std::vector<std::pair<std::string, std::string>> tags;

@@ -117,10 +117,12 @@ Result<TableDescription> Catalog::Create(TableDescription table) {
     return Status::InUse("Table already exists: " + table.name);
   }
   auto index_count = static_cast<uint32_t>(table.global_indexes.size() + table.local_indexes.size());
-  MT_ASSIGN_OR_RETURN(uint32_t prefix, AllocateKeyPrefixes(1 + index_count));
+  uint32_t stream_count = table.stream.enabled ? 1 : 0;
+  MT_ASSIGN_OR_RETURN(uint32_t prefix, AllocateKeyPrefixes(1 + index_count + stream_count));
   table.key_prefix = prefix;
   for (auto& index : table.global_indexes) index.key_prefix = ++prefix;
   for (auto& index : table.local_indexes) index.key_prefix = ++prefix;
+  if (stream_count) table.stream.key_prefix = ++prefix;
   table.table_id = NewUuid();
   table.creation_time = NowSeconds();
   table.status = "ACTIVE";
@@ -132,6 +134,7 @@ Result<TableDescription> Catalog::Create(TableDescription table) {
   auto tables = std::make_shared<TableMap>(*Current());
   tables->emplace(table.name, std::move(handle));
   Publish(std::move(tables));
+  Notify(nullptr, &table);
   return table;
 }
 
@@ -142,15 +145,37 @@ Result<uint32_t> Catalog::NewKeyPrefix() {
 
 Result<std::shared_ptr<const TableHandle>> Catalog::Update(const TableDescription& table) {
   std::lock_guard lock(control_mutex_);
-  auto existing = Find(table.name);
-  if (!existing) return Status::NotFound("Requested resource not found: Table: " + table.name + " not found");
+  return UpdateLocked(table);
+}
+
+Result<std::shared_ptr<const TableHandle>> Catalog::Modify(std::string_view name,
+                                                           const std::function<Status(TableDescription&)>& change) {
+  std::lock_guard lock(control_mutex_);
+  auto existing = Find(name);
+  if (!existing) {
+    return Status::NotFound("Requested resource not found: Table: " + std::string(name) + " not found");
+  }
+  TableDescription table = *existing->description;
+  MT_RETURN_IF_ERROR(change(table));
+  return UpdateLocked(table);
+}
+
+Result<std::shared_ptr<const TableHandle>> Catalog::UpdateLocked(const TableDescription& requested) {
+  auto existing = Find(requested.name);
+  if (!existing) return Status::NotFound("Requested resource not found: Table: " + requested.name + " not found");
+  TableDescription table = requested;
+  const StreamSettings& before = existing->description->stream;
+  if (table.stream.enabled && (!before.enabled || before.label != table.stream.label)) {
+    MT_ASSIGN_OR_RETURN(table.stream.key_prefix, AllocateKeyPrefixes(1));  // a new stream
+  }
   MT_RETURN_IF_ERROR(Persist(table));
   auto handle = std::make_shared<TableHandle>();
   handle->description = std::make_shared<const TableDescription>(table);
   handle->stats = existing->stats;
   auto tables = std::make_shared<TableMap>(*Current());
-  (*tables)[table.name] = std::move(handle);
+  (*tables)[table.name] = handle;
   Publish(std::move(tables));
+  Notify(existing->description.get(), handle->description.get());
   return existing;
 }
 
@@ -171,10 +196,12 @@ Result<TableDescription> Catalog::Drop(std::string_view name) {
   MT_RETURN_IF_ERROR(drop_space(table.key_prefix));
   for (const auto& index : table.global_indexes) MT_RETURN_IF_ERROR(drop_space(index.key_prefix));
   for (const auto& index : table.local_indexes) MT_RETURN_IF_ERROR(drop_space(index.key_prefix));
+  if (table.ttl.key_prefix != 0) MT_RETURN_IF_ERROR(drop_space(table.ttl.key_prefix));
 
   auto tables = std::make_shared<TableMap>(*Current());
   tables->erase(tables->find(name));
   Publish(std::move(tables));
+  Notify(&table, nullptr);  // the table's stream stays readable (DISABLED) for 24 hours
   TableDescription dropped = table;
   dropped.status = "DELETING";
   return dropped;

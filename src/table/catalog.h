@@ -6,9 +6,13 @@
 // - Create/Update/Drop are serialized among themselves (control plane) and durable when they
 //   return. Create assigns the table id, creation time and fresh engine key spaces.
 // - Each table carries live statistics (item count, bytes) maintained by the write path.
+// - Enabling a stream (a new stream label) assigns the stream a fresh key space
+//   (StreamSettings::key_prefix). The change listener hears of every published change (before is
+//   null for a created table, after is null for a dropped one), under the control-plane lock.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,21 +49,33 @@ class Catalog {
   // Replaces the description of an existing table (same name, id and key prefixes). Returns the
   // handle it replaced: requests still holding it may still be writing with the old description.
   Result<std::shared_ptr<const TableHandle>> Update(const TableDescription& table);
+  // Read-modify-write of an existing table's description under the control-plane lock, so
+  // concurrent Modify calls never lose each other's change; a non-OK Status from `change` aborts.
+  Result<std::shared_ptr<const TableHandle>> Modify(std::string_view name,
+                                                    const std::function<Status(TableDescription&)>& change);
   // Allocates a fresh key space for a new global secondary index of an existing table.
   Result<uint32_t> NewKeyPrefix();
-  // Removes the table record and its item and index key spaces.
+  // Removes the table record and its item, index and expiry-index key spaces.
   Result<TableDescription> Drop(std::string_view name);
+
+  using ChangeListener = std::function<void(const TableDescription* before, const TableDescription* after)>;
+  void SetChangeListener(ChangeListener listener) { listener_ = std::move(listener); }
 
  private:
   using TableMap = std::map<std::string, std::shared_ptr<const TableHandle>, std::less<>>;
 
   Status Persist(const TableDescription& table);
+  Result<std::shared_ptr<const TableHandle>> UpdateLocked(const TableDescription& table);
+  void Notify(const TableDescription* before, const TableDescription* after) {
+    if (listener_) listener_(before, after);
+  }
   Result<uint32_t> AllocateKeyPrefixes(uint32_t count);
   void Publish(std::shared_ptr<const TableMap> tables);
   std::shared_ptr<const TableMap> Current() const { return tables_.load(std::memory_order_acquire); }
 
   engine::Engine& engine_;
   std::mutex control_mutex_;
+  ChangeListener listener_;
   std::atomic<std::shared_ptr<const TableMap>> tables_{std::make_shared<const TableMap>()};
 };
 

@@ -1,5 +1,9 @@
 #include "table/database.h"
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+
 #include "model/item_codec.h"
 #include "table/index_entries.h"
 #include "table/keys.h"
@@ -15,12 +19,44 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
     MT_ASSIGN_OR_RETURN(engine, engine::OpenRocksDbEngine({options.path, options.sync}));
   }
   auto db = std::make_unique<Database>(std::move(engine));
+  db->options_ = options;
   MT_RETURN_IF_ERROR(db->catalog_.Load());
+  MT_RETURN_IF_ERROR(db->streams_.Load(db->catalog_));
   db->index_builder_.Resume();
+  db->ttl_.Resume();
+  db->background_ = std::jthread([raw = db.get()](std::stop_token stop) { raw->RunBackground(stop); });
   return db;
 }
 
-Database::Database(std::unique_ptr<engine::Engine> engine) : engine_(std::move(engine)), catalog_(*engine_) {}
+Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
+    : engine_(std::move(engine)), catalog_(*engine_), streams_(*engine_, clock), ttl_(*engine_, catalog_, streams_, clock) {
+  catalog_.SetChangeListener(
+      [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
+}
+
+void Database::RunBackground(std::stop_token stop) {
+  std::mutex mu;
+  std::condition_variable_any wake;
+  int64_t last_trim = 0;
+  while (!stop.stop_requested()) {
+    {
+      std::unique_lock lock(mu);
+      wake.wait_for(lock, stop, std::chrono::milliseconds(std::max<int64_t>(options_.ttl_period_ms, 1)),
+                    [] { return false; });
+    }
+    if (stop.stop_requested()) return;
+    if (auto expired = ttl_.RunOnce(); !expired.ok()) {
+      std::fprintf(stderr, "monotable: TTL pass failed: %s\n", expired.status().message().c_str());
+    }
+    int64_t now = SystemNowMs();
+    if (now - last_trim >= 60 * 1000) {
+      last_trim = now;
+      if (Status st = streams_.Trim(); !st.ok()) {
+        std::fprintf(stderr, "monotable: stream trimming failed: %s\n", st.message().c_str());
+      }
+    }
+  }
+}
 
 Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name) const {
   auto handle = catalog_.Find(name);

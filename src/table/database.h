@@ -22,6 +22,8 @@
 #include "model/attribute_value.h"
 #include "table/catalog.h"
 #include "table/index_builder.h"
+#include "table/stream_catalog.h"
+#include "table/ttl_worker.h"
 
 namespace monotable::table {
 
@@ -29,6 +31,8 @@ struct DatabaseOptions {
   std::string path;        // RocksDB data directory
   bool in_memory = false;  // use the memory engine instead
   bool sync = false;       // fsync the WAL before acknowledging a write
+  int64_t ttl_period_ms = 1000;         // how often the TTL worker looks for expired items
+  int64_t ttl_change_interval_ms = 0;   // UpdateTimeToLive refuses a change this soon after the last (AWS: 1 h)
 };
 
 struct WriteResult {
@@ -46,10 +50,14 @@ void AddIndexMutations(const TableDescription& table, const Item* old_item, cons
 class Database {
  public:
   static Result<std::unique_ptr<Database>> Open(const DatabaseOptions& options);
-  explicit Database(std::unique_ptr<engine::Engine> engine);
+  // `clock` (epoch milliseconds) drives stream records, retention and TTL; tests may fake it.
+  explicit Database(std::unique_ptr<engine::Engine> engine, Clock clock = SystemNowMs);
 
   Catalog& catalog() { return catalog_; }
   IndexBuilder& index_builder() { return index_builder_; }
+  StreamCatalog& streams() { return streams_; }
+  TtlWorker& ttl() { return ttl_; }
+  const DatabaseOptions& options() const { return options_; }
   engine::Engine& engine() { return *engine_; }
 
   // The table, or ResourceNotFoundException "Requested resource not found".
@@ -60,9 +68,16 @@ class Database {
   Result<WriteResult> Write(const TableHandle& table, const Item& key, const ApplyFn& apply);
 
  private:
+  // The background loop: a TTL pass every ttl_period_ms, stream trimming every minute.
+  void RunBackground(std::stop_token stop);
+
+  DatabaseOptions options_;
   std::unique_ptr<engine::Engine> engine_;
   Catalog catalog_;
-  IndexBuilder index_builder_{*engine_, catalog_};  // destroyed first: stops background builds
+  StreamCatalog streams_;
+  IndexBuilder index_builder_{*engine_, catalog_};  // destroyed early: stops background builds
+  TtlWorker ttl_;
+  std::jthread background_;  // destroyed first
 };
 
 }  // namespace monotable::table

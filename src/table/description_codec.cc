@@ -144,6 +144,15 @@ std::string EncodeDescription(const TableDescription& t) {
   w.Key("stream"); w.Bool(t.stream.enabled);
   WriteString(w, "stream_view", t.stream.view_type);
   WriteString(w, "stream_label", t.stream.label);
+  w.Key("stream_prefix"); w.Uint(t.stream.key_prefix);
+  w.Key("ttl");
+  w.StartObject();
+  w.Key("on"); w.Bool(t.ttl.enabled);
+  WriteString(w, "attr", t.ttl.attribute);
+  w.Key("prefix"); w.Uint(t.ttl.key_prefix);
+  w.Key("backfilling"); w.Bool(t.ttl.backfilling);
+  w.Key("changed"); w.Double(t.ttl.changed);
+  w.EndObject();
   w.Key("gsi"); WriteIndexes(w, t.global_indexes);
   w.Key("lsi"); WriteIndexes(w, t.local_indexes);
   w.Key("tags");
@@ -184,6 +193,14 @@ Result<TableDescription> DecodeDescription(std::string_view json) {
   t.stream.enabled = Bool(doc, "stream");
   t.stream.view_type = Str(doc, "stream_view");
   t.stream.label = Str(doc, "stream_label");
+  t.stream.key_prefix = static_cast<uint32_t>(Int(doc, "stream_prefix"));
+  if (auto ttl = doc.FindMember("ttl"); ttl != doc.MemberEnd() && ttl->value.IsObject()) {
+    t.ttl.enabled = Bool(ttl->value, "on");
+    t.ttl.attribute = Str(ttl->value, "attr");
+    t.ttl.key_prefix = static_cast<uint32_t>(Int(ttl->value, "prefix"));
+    t.ttl.backfilling = Bool(ttl->value, "backfilling");
+    t.ttl.changed = Dbl(ttl->value, "changed");
+  }
   t.global_indexes = ReadIndexes(doc["gsi"]);
   t.local_indexes = ReadIndexes(doc["lsi"]);
   for (const auto& pair : doc["tags"].GetArray()) t.tags.emplace_back(pair[0].GetString(), pair[1].GetString());

@@ -1,7 +1,9 @@
 #include "table/transaction.h"
 
 #include "model/item_codec.h"
+#include "table/change_log.h"
 #include "table/keys.h"
+#include "table/ttl_index.h"
 
 namespace monotable::table {
 
@@ -13,6 +15,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
   for (int attempt = 0; attempt < max_attempts; ++attempt) {
     TransactionResult out;
     engine::WriteBatch batch;
+    ChangeLogBatch changes(db.streams());  // settles its sequence numbers when this attempt ends
     std::vector<std::optional<std::string>> raws;
     bool refused = false;
     for (size_t i = 0; i < actions.size(); ++i) {
@@ -44,6 +47,10 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         }
         AddIndexMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
                           result.new_item ? &*result.new_item : nullptr, batch);
+        AddExpiryMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
+                           result.new_item ? &*result.new_item : nullptr, batch);
+        changes.Add(*actions[i].table->description, old_item ? &*old_item : nullptr,
+                    result.new_item ? &*result.new_item : nullptr);
       }
       out.results.push_back(std::move(result));
       raws.push_back(std::move(raw));
@@ -52,7 +59,9 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       out.results.clear();
       return out;
     }
+    changes.AppendTo(batch);
     Status committed = db.engine().Commit(batch);
+    changes.Settle();
     if (committed.code() == ErrorCode::kGuardFailed) continue;
     MT_RETURN_IF_ERROR(committed);
     for (size_t i = 0; i < actions.size(); ++i) {

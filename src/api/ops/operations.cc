@@ -6,7 +6,13 @@ const std::vector<const Operation*>& AllOperations() {
   static const std::vector<const Operation*> kAll = {
       &kCreateTable, &kDescribeTable,     &kListTables,      &kDeleteTable, &kUpdateTable,
       &kDescribeEndpoints, &kDescribeLimits, &kPutItem, &kGetItem, &kDeleteItem, &kBatchWriteItem, &kScan, &kTransactWriteItems, &kTransactGetItems, &kBatchGetItem,
+      &kUpdateTimeToLive, &kDescribeTimeToLive, &kTagResource, &kUntagResource, &kListTagsOfResource,
   };
+  return kAll;
+}
+
+const std::vector<const Operation*>& StreamOperations() {
+  static const std::vector<const Operation*> kAll = {&kListStreams, &kDescribeStream, &kGetShardIterator, &kGetRecords};
   return kAll;
 }
 

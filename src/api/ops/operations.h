@@ -23,6 +23,24 @@ extern const Operation kTransactWriteItems;
 extern const Operation kTransactGetItems;
 extern const Operation kBatchGetItem;
 
+extern const Operation kUpdateTimeToLive;
+extern const Operation kDescribeTimeToLive;
+extern const Operation kTagResource;
+extern const Operation kUntagResource;
+extern const Operation kListTagsOfResource;
+
+// DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.<Operation>).
+extern const Operation kListStreams;
+extern const Operation kDescribeStream;
+extern const Operation kGetShardIterator;
+extern const Operation kGetRecords;
+
 const std::vector<const Operation*>& AllOperations();
+const std::vector<const Operation*>& StreamOperations();
+
+// The ResourceArn checks the tag operations share (tag_resource.cc), in DynamoDB's order: a missing
+// or non-ARN ResourceArn, then (after TagResource's Tags check) whether it is a table ARN.
+Status CheckResourceArn(OperationContext& ctx, std::string_view action);
+Result<std::string> TableOfResourceArn(OperationContext& ctx);
 
 }  // namespace monotable::api

@@ -1,0 +1,64 @@
+// DescribeStream (DynamoDB Streams): a stream's status, view type, key schema and its shard.
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "streams/stream_reader.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr const char* kShape = R"({
+  "StreamArn": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 37, "lengthLessThanOrEqual": 1024},
+  "Limit": {"type": "Integer", "greaterThanOrEqual": 1, "lessThanOrEqual": 100},
+  "ExclusiveStartShardId": {"type": "String", "lengthGreaterThanOrEqual": 28, "lengthLessThanOrEqual": 65}
+})";
+
+Status Run(OperationContext& ctx) {
+  std::string_view arn = StringOr(ctx.request, "StreamArn", "");
+  MT_ASSIGN_OR_RETURN(auto log, streams::FindStream(ctx.db.streams(), arn));
+  table::StreamInfo info = log->info();
+  std::string shard_id = streams::ShardId(info);
+  auto exclusive_start = StringMember(ctx.request, "ExclusiveStartShardId");
+  JsonWriter& w = ctx.out;
+  w.StartObject();
+  w.Key("StreamDescription");
+  w.StartObject();
+  WriteString(w, "StreamArn", arn);
+  WriteString(w, "StreamLabel", info.label);
+  WriteString(w, "StreamStatus", info.disabled_ms != 0 ? "DISABLED" : "ENABLED");
+  WriteString(w, "StreamViewType", info.view_type);
+  w.Key("CreationRequestDateTime");
+  w.Double(static_cast<double>(info.created_ms) / 1000.0);
+  WriteString(w, "TableName", info.table_name);
+  w.Key("KeySchema");
+  w.StartArray();
+  for (const auto& k : info.key_schema) {
+    w.StartObject();
+    WriteString(w, "AttributeName", k.name);
+    WriteString(w, "KeyType", k.role == KeyRole::kHash ? "HASH" : "RANGE");
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("Shards");
+  w.StartArray();
+  if (!exclusive_start || shard_id > *exclusive_start) {
+    streams::ShardRange range = streams::RangeOf(*log);
+    w.StartObject();
+    WriteString(w, "ShardId", shard_id);
+    w.Key("SequenceNumberRange");
+    w.StartObject();
+    WriteString(w, "StartingSequenceNumber", streams::FormatSequenceNumber(range.starting));
+    if (range.ending) WriteString(w, "EndingSequenceNumber", streams::FormatSequenceNumber(*range.ending));
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kDescribeStream{"DescribeStream", ParseShape(kShape), nullptr, Run};
+
+}  // namespace monotable::api

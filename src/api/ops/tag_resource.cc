@@ -1,0 +1,122 @@
+// TagResource: adds or overwrites tags of a table (at most 50; keys 1-128 and values 0-256
+// characters of letters, digits, white space and + - = . _ : / @; the "aws:" prefix is reserved).
+// Also the ResourceArn checks every tag operation shares.
+#include <algorithm>
+#include <regex>
+
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr size_t kMaxTags = 50;
+
+constexpr const char* kShape = R"({
+  "ResourceArn": {"type": "String"},
+  "Tags": {"type": "List", "children": {"type": "ValueStruct<Tag>", "children": {
+    "Key": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 128},
+    "Value": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 0, "lengthLessThanOrEqual": 256}}}}
+})";
+
+constexpr const char* kTagPattern = R"([\p{L}\p{Z}\p{N}_.:/=+\-@]*)";
+
+// Letters, digits and white space of any script (non-ASCII characters are accepted as such),
+// plus _ . : / = + - @.
+bool ValidTagText(std::string_view s) {
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x80 || std::isalnum(c) || c == ' ') continue;
+    if (std::string_view("_.:/=+-@").find(static_cast<char>(c)) == std::string_view::npos) return false;
+  }
+  return true;
+}
+
+Status Validate(OperationContext& ctx) {
+  MT_RETURN_IF_ERROR(CheckResourceArn(ctx, "TagResource"));
+  const rapidjson::Value* tags = Member(ctx.request, "Tags");
+  if (!tags) {
+    return Status::Validation(
+        "1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null");
+  }
+  MT_RETURN_IF_ERROR(TableOfResourceArn(ctx).status());
+  if (tags->Empty()) return Status::Validation("Atleast one Tag needs to be provided as Input.");
+  std::vector<std::string> errors;
+  for (rapidjson::SizeType i = 0; i < tags->Size(); ++i) {
+    for (const char* member : {"Key", "Value"}) {
+      std::string_view text = StringOr((*tags)[i], member, "");
+      if (ValidTagText(text)) continue;
+      errors.push_back("Value '" + std::string(text) + "' at 'tags." + std::to_string(i + 1) + ".member." +
+                       (member[0] == 'K' ? "key" : "value") +
+                       "' failed to satisfy constraint: Member must satisfy regular expression pattern: " +
+                       kTagPattern);
+    }
+  }
+  if (!errors.empty()) {
+    std::string msg = std::to_string(errors.size()) + " validation error" + (errors.size() > 1 ? "s" : "") +
+                      " detected: ";
+    for (size_t i = 0; i < errors.size(); ++i) msg += (i ? "; " : "") + errors[i];
+    return Status::Validation(msg);
+  }
+  for (const auto& tag : tags->GetArray()) {
+    if (StringOr(tag, "Key", "").substr(0, 4) == "aws:") {
+      return Status::Validation(
+          "One or more parameter values were invalid: Tag keys starting with the prefix 'aws:' are reserved for "
+          "system use");
+    }
+  }
+  return Status::Ok();
+}
+
+Status Run(OperationContext& ctx) {
+  MT_ASSIGN_OR_RETURN(std::string name, TableOfResourceArn(ctx));
+  std::string arn(StringOr(ctx.request, "ResourceArn", ""));
+  auto result = ctx.db.catalog().Modify(name, [&](TableDescription& table) -> Status {
+    for (const auto& tag : Member(ctx.request, "Tags")->GetArray()) {
+      std::string key(StringOr(tag, "Key", ""));
+      std::string value(StringOr(tag, "Value", ""));
+      auto it = std::find_if(table.tags.begin(), table.tags.end(), [&](const auto& t) { return t.first == key; });
+      if (it != table.tags.end()) {
+        it->second = std::move(value);
+      } else {
+        table.tags.emplace_back(std::move(key), std::move(value));
+      }
+    }
+    if (table.tags.size() > kMaxTags) {
+      return Status::Validation("One or more parameter values were invalid: The number of tags exceeds the limit of " +
+                                std::to_string(kMaxTags));
+    }
+    return Status::Ok();
+  });
+  if (!result.ok() && result.status().code() == ErrorCode::kResourceNotFound) {
+    return Status::NotFound("Requested resource not found: ResourcArn: " + arn + " not found");
+  }
+  return result.status();  // an empty response body, as DynamoDB answers
+}
+
+}  // namespace
+
+Status CheckResourceArn(OperationContext& ctx, std::string_view action) {
+  auto arn = StringMember(ctx.request, "ResourceArn");
+  if (!arn) return Status::Validation("Invalid TableArn");
+  static const std::regex kArnShape(R"(^.+:.+:.+:.+:.+:.+/.+$)");
+  if (!std::regex_match(arn->begin(), arn->end(), kArnShape)) {
+    return Status(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + ctx.identity.account +
+                                                ":user/monotable is not authorized to perform: dynamodb:" +
+                                                std::string(action) + " on resource: " + std::string(*arn));
+  }
+  return Status::Ok();
+}
+
+Result<std::string> TableOfResourceArn(OperationContext& ctx) {
+  std::string_view arn = StringOr(ctx.request, "ResourceArn", "");
+  static const std::regex kTableArn(R"(^arn:aws:dynamodb:.+:\d+:table/[^/]{2}[^/]+$)");
+  if (!std::regex_match(arn.begin(), arn.end(), kTableArn)) {
+    return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + std::string(arn));
+  }
+  return std::string(arn.substr(arn.find(":table/") + 7));
+}
+
+const Operation kTagResource{"TagResource", ParseShape(kShape), Validate, Run};
+
+}  // namespace monotable::api

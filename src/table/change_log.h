@@ -1,0 +1,116 @@
+// Change log: the records a table's stream is made of, written in the same engine batch as the
+// item change they describe, and the sequence numbers that order them.
+//
+// Layout: a stream owns one engine key space; record `seq` lives at [key_prefix u32][seq u64 BE].
+// Key [key_prefix][0] holds the trim horizon (first sequence number not yet trimmed); sequence
+// numbers start far above 0.
+//
+// Contract:
+// - MakeChangeRecord() returns nothing for a write that changes nothing (identical put, delete of
+//   a missing item); otherwise an INSERT / MODIFY / REMOVE record carrying the keys and the images
+//   the stream's view type asks for. Encode/Decode round-trip; Decode never crashes on bad bytes.
+// - SequenceAllocator hands out increasing numbers per stream. Every reservation must be settled
+//   exactly once, after its engine commit returned (committed) or instead of committing
+//   (abandoned). Watermark() is the largest number w such that every number <= w is settled: a
+//   reader that reads only up to the watermark never sees a number appear later below what it
+//   has read, even though concurrent commits finish out of order. One small mutex per stream;
+//   streams never share state.
+// - ChangeLogBatch is the write path's helper: Add() each item change of one engine batch, then
+//   AppendTo() right before Commit() reserves the numbers and adds the records to the batch; the
+//   destructor settles the reservations (after the commit, or abandoning them on a guard failure
+//   or an error). A write prepared while its table's stream was being disabled emits nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engine.h"
+#include "model/attribute_value.h"
+#include "model/table_description.h"
+
+namespace monotable::table {
+
+// Milliseconds since the epoch; injectable so tests can move time.
+using Clock = std::function<int64_t()>;
+int64_t SystemNowMs();
+
+std::string ChangeRecordKey(uint32_t key_prefix, uint64_t seq);
+std::string TrimHorizonKey(uint32_t key_prefix);
+// The sequence number of a record key (the caller passes keys of one stream key space).
+uint64_t SequenceOfKey(std::string_view key);
+
+enum class ChangeKind : uint8_t { kInsert = 1, kModify = 2, kRemove = 3 };
+
+struct ChangeRecord {
+  ChangeKind kind = ChangeKind::kInsert;
+  bool by_service = false;  // a TTL deletion: userIdentity {Type: Service, PrincipalId: dynamodb.amazonaws.com}
+  int64_t created_ms = 0;
+  Item keys;
+  std::optional<Item> old_image;
+  std::optional<Item> new_image;
+
+  // DynamoDB's SizeBytes: the keys plus the images the record carries.
+  size_t SizeBytes() const;
+};
+
+std::optional<ChangeRecord> MakeChangeRecord(const TableDescription& table, std::string_view view_type,
+                                             const Item* old_item, const Item* new_item, bool by_service);
+std::string EncodeChangeRecord(const ChangeRecord& record);
+Result<ChangeRecord> DecodeChangeRecord(std::string_view bytes);
+
+class SequenceAllocator {
+ public:
+  explicit SequenceAllocator(uint64_t next) : next_(next) {}
+  SequenceAllocator(const SequenceAllocator&) = delete;
+  SequenceAllocator& operator=(const SequenceAllocator&) = delete;
+
+  // Reserves `count` consecutive numbers and returns the first; nullopt once closed.
+  std::optional<uint64_t> Reserve(uint64_t count);
+  // Settles the reservation that starts at `first` (committed or abandoned).
+  void Settle(uint64_t first);
+  uint64_t Watermark() const;
+  // Stops handing out numbers; returns the last number ever handed out (next - 1).
+  uint64_t Close();
+  bool closed() const;
+  uint64_t next() const;
+
+ private:
+  mutable std::mutex mu_;
+  uint64_t next_;
+  std::map<uint64_t, uint64_t> pending_;  // first -> count, unsettled reservations
+  bool closed_ = false;
+};
+
+class StreamCatalog;
+class StreamLog;
+
+class ChangeLogBatch {
+ public:
+  explicit ChangeLogBatch(StreamCatalog& streams) : streams_(streams) {}
+  ChangeLogBatch(const ChangeLogBatch&) = delete;
+  ChangeLogBatch& operator=(const ChangeLogBatch&) = delete;
+  ~ChangeLogBatch();
+
+  void Add(const TableDescription& table, const Item* old_item, const Item* new_item, bool by_service = false);
+  void AppendTo(engine::WriteBatch& batch);
+  // Settles now (the destructor does it otherwise).
+  void Settle();
+
+ private:
+  struct Pending {
+    std::shared_ptr<StreamLog> log;
+    std::vector<ChangeRecord> records;
+    std::optional<uint64_t> first;  // reserved
+  };
+  StreamCatalog& streams_;
+  std::vector<Pending> pending_;  // one entry per stream
+};
+
+}  // namespace monotable::table

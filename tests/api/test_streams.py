@@ -1,0 +1,318 @@
+"""DynamoDB Streams through boto3's `dynamodbstreams` client: a table's full change history per view
+type, iterator types, paging, errors, disabling / re-enabling, and streams outliving their table."""
+import time
+
+import pytest
+from botocore.exceptions import ClientError
+
+import raw
+from conftest import unique_name
+
+VIEW_TYPES = ["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"]
+
+
+def err(excinfo):
+    return excinfo.value.response["Error"]["Code"], excinfo.value.response["Error"]["Message"]
+
+
+@pytest.fixture(scope="module")
+def streams(server):
+    return server.client("dynamodbstreams", parameter_validation=False)
+
+
+def create_stream_table(ddb, view_type="NEW_AND_OLD_IMAGES", name=None):
+    name = name or unique_name("stream")
+    resp = ddb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "c", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"}, {"AttributeName": "c", "AttributeType": "S"}],
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": view_type})
+    return name, resp["TableDescription"]["LatestStreamArn"]
+
+
+def shard_of(streams, arn):
+    shards = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+    assert len(shards) == 1
+    return shards[0]["ShardId"]
+
+
+def iterator(streams, arn, kind="TRIM_HORIZON", **kw):
+    return streams.get_shard_iterator(StreamArn=arn, ShardId=shard_of(streams, arn), ShardIteratorType=kind,
+                                      **kw)["ShardIterator"]
+
+
+def read_all(streams, arn, it=None):
+    it = it or iterator(streams, arn)
+    records = []
+    while it:
+        resp = streams.get_records(ShardIterator=it)
+        records += resp["Records"]
+        if not resp["Records"]:
+            break
+        it = resp.get("NextShardIterator")
+    return records
+
+
+def item(p, c, **attrs):
+    out = {"p": {"S": p}, "c": {"S": c}}
+    for k, v in attrs.items():
+        out[k] = {"N": str(v)} if isinstance(v, int) else {"S": v}
+    return out
+
+
+@pytest.mark.parametrize("view_type", VIEW_TYPES)
+def test_full_history_per_view_type(ddb, streams, view_type):
+    table, arn = create_stream_table(ddb, view_type)
+    ddb.put_item(TableName=table, Item=item("a", "1", x=1))                        # INSERT
+    ddb.put_item(TableName=table, Item=item("a", "1", x=1))                        # identical: nothing
+    ddb.put_item(TableName=table, Item=item("a", "1", y="two"))                    # MODIFY
+    ddb.delete_item(TableName=table, Key=item("a", "1"))                           # REMOVE
+    ddb.delete_item(TableName=table, Key=item("a", "1"))                           # missing: nothing
+    ddb.batch_write_item(RequestItems={table: [{"PutRequest": {"Item": item("b", "1", x=2)}}]})  # INSERT
+    ddb.transact_write_items(TransactItems=[                                       # MODIFY + INSERT
+        {"Put": {"TableName": table, "Item": item("b", "1", x=3)}},
+        {"Put": {"TableName": table, "Item": item("c", "1")}}])
+    expected = [
+        ("INSERT", "a", None, item("a", "1", x=1)),
+        ("MODIFY", "a", item("a", "1", x=1), item("a", "1", y="two")),
+        ("REMOVE", "a", item("a", "1", y="two"), None),
+        ("INSERT", "b", None, item("b", "1", x=2)),
+        ("MODIFY", "b", item("b", "1", x=2), item("b", "1", x=3)),
+        ("INSERT", "c", None, item("c", "1")),
+    ]
+    records = read_all(streams, arn)
+    assert [(r["eventName"], r["dynamodb"]["Keys"]["p"]["S"]) for r in records] == [(e[0], e[1]) for e in expected]
+    seqs = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    assert len({r["eventID"] for r in records}) == len(records)
+    for r, (_, p, old, new) in zip(records, expected):
+        assert r["eventVersion"] == "1.1"
+        assert r["eventSource"] == "aws:dynamodb"
+        assert r["awsRegion"] == "us-east-1"
+        assert "userIdentity" not in r
+        d = r["dynamodb"]
+        assert d["Keys"] == {"p": {"S": p}, "c": {"S": "1"}}
+        assert d["StreamViewType"] == view_type
+        assert d["SequenceNumber"].isdecimal() and len(d["SequenceNumber"]) >= 21
+        assert "ApproximateCreationDateTime" in d
+        want_new = new if view_type in ("NEW_IMAGE", "NEW_AND_OLD_IMAGES") else None
+        want_old = old if view_type in ("OLD_IMAGE", "NEW_AND_OLD_IMAGES") else None
+        assert d.get("NewImage") == want_new
+        assert d.get("OldImage") == want_old
+        size = sum(len(k) + len(v.get("S", "")) + (2 if "N" in v else 0) for k, v in d["Keys"].items())
+        for image in (want_new, want_old):
+            if image:
+                size += sum(len(k) + (len(v["S"]) if "S" in v else 2) for k, v in image.items())
+        assert d["SizeBytes"] == size
+
+
+def test_iterator_types(ddb, streams):
+    table, arn = create_stream_table(ddb, "KEYS_ONLY")
+    ddb.put_item(TableName=table, Item=item("a", "1"))
+    ddb.put_item(TableName=table, Item=item("b", "1"))
+    latest = iterator(streams, arn, "LATEST")
+    assert streams.get_records(ShardIterator=latest)["Records"] == []
+    ddb.put_item(TableName=table, Item=item("c", "1"))
+    resp = streams.get_records(ShardIterator=latest)
+    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in resp["Records"]] == ["c"]
+    nxt = resp["NextShardIterator"]
+    assert streams.get_records(ShardIterator=nxt)["Records"] == []  # nothing is read twice
+
+    records = read_all(streams, arn)
+    seq_b = records[1]["dynamodb"]["SequenceNumber"]
+    at = streams.get_records(ShardIterator=iterator(streams, arn, "AT_SEQUENCE_NUMBER", SequenceNumber=seq_b))
+    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in at["Records"]] == ["b", "c"]
+    after = streams.get_records(ShardIterator=iterator(streams, arn, "AFTER_SEQUENCE_NUMBER", SequenceNumber=seq_b))
+    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in after["Records"]] == ["c"]
+    start = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["SequenceNumberRange"]
+    from_start = streams.get_records(ShardIterator=iterator(
+        streams, arn, "AT_SEQUENCE_NUMBER", SequenceNumber=start["StartingSequenceNumber"]))
+    assert len(from_start["Records"]) == 3
+
+    # Limit pages; the same iterator can be read again and gives the same records.
+    it = iterator(streams, arn)
+    page1 = streams.get_records(ShardIterator=it, Limit=2)
+    assert len(page1["Records"]) == 2
+    assert streams.get_records(ShardIterator=it, Limit=2)["Records"] == page1["Records"]
+    page2 = streams.get_records(ShardIterator=page1["NextShardIterator"], Limit=2)
+    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in page2["Records"]] == ["c"]
+    assert "NextShardIterator" in page2  # an open shard never ends
+
+
+def test_shard_iterator_errors(ddb, streams):
+    table, arn = create_stream_table(ddb, "KEYS_ONLY")
+    shard = shard_of(streams, arn)
+    seq = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["SequenceNumberRange"][
+        "StartingSequenceNumber"]
+    for kind in ["AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"]:
+        with pytest.raises(ClientError, match="ValidationException"):
+            streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType=kind)
+    for kind in ["TRIM_HORIZON", "LATEST"]:
+        with pytest.raises(ClientError, match="ValidationException"):
+            streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType=kind, SequenceNumber=seq)
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.get_shard_iterator(StreamArn="sdfadsfsdfsdgdfsgsfdabadfbabdadsfsdfsdfsdfsdfsdfsdfdfdssdffbdfdf",
+                                   ShardId=shard, ShardIteratorType="LATEST")
+    with pytest.raises(ClientError) as e:
+        streams.get_shard_iterator(StreamArn=arn, ShardId="semprinidfaasdasfsdvacsdcfsdsvsdvsdvsdvsdvsdv",
+                                   ShardIteratorType="LATEST")
+    assert err(e)[0] == "ResourceNotFoundException"
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="bulle", SequenceNumber=seq)
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="AT_SEQUENCE_NUMBER",
+                                   SequenceNumber="1234567890123456789012345x")
+    with pytest.raises(ClientError) as e:
+        streams.get_shard_iterator(StreamArn=arn.replace(table, table + "x"), ShardId=shard,
+                                   ShardIteratorType="LATEST")
+    assert err(e)[0] == "ResourceNotFoundException"
+
+
+def test_get_records_errors(ddb, streams):
+    table, arn = create_stream_table(ddb, "KEYS_ONLY")
+    it = iterator(streams, arn, "LATEST")
+    assert streams.get_records(ShardIterator=it, Limit=1000)["Records"] == []
+    for limit in (1001, 0, -1):
+        with pytest.raises(ClientError, match="ValidationException.*[Ll]imit"):
+            streams.get_records(ShardIterator=it, Limit=limit)
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.get_records(ShardIterator="sdfsdfsgagaddafgagasgasgasdfasdfasdfasdfasdgasdasdgasdg", Limit=1000)
+    tampered = it[:-8] + ("A" if it[-8] != "A" else "B") + it[-7:]
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.get_records(ShardIterator=tampered)
+
+
+def test_list_and_describe_streams(ddb, streams):
+    t1, arn1 = create_stream_table(ddb, "KEYS_ONLY")
+    t2, arn2 = create_stream_table(ddb, "NEW_IMAGE")
+    listed = streams.list_streams(TableName=t1)["Streams"]
+    label = arn1.rsplit("/", 1)[1]
+    assert listed == [{"StreamArn": arn1, "TableName": t1, "StreamLabel": label}]
+    assert ddb.describe_table(TableName=t1)["Table"]["LatestStreamLabel"] == label
+
+    seen, start = [], None
+    while True:
+        kw = {"ExclusiveStartStreamArn": start} if start else {}
+        resp = streams.list_streams(Limit=1, **kw)
+        assert len(resp["Streams"]) <= 1
+        seen += [s["StreamArn"] for s in resp["Streams"]]
+        start = resp.get("LastEvaluatedStreamArn")
+        if not start:
+            break
+    assert arn1 in seen and arn2 in seen and len(seen) == len(set(seen))
+
+    d = streams.describe_stream(StreamArn=arn1)["StreamDescription"]
+    assert d["StreamArn"] == arn1
+    assert d["StreamLabel"] == label
+    assert d["StreamStatus"] == "ENABLED"
+    assert d["StreamViewType"] == "KEYS_ONLY"
+    assert d["TableName"] == t1
+    assert d["KeySchema"] == [{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "c", "KeyType": "RANGE"}]
+    assert "CreationRequestDateTime" in d
+    shard = d["Shards"][0]
+    assert len(shard["ShardId"]) <= 65
+    assert shard["SequenceNumberRange"]["StartingSequenceNumber"].isdecimal()
+    assert "EndingSequenceNumber" not in shard["SequenceNumberRange"]
+    assert "LastEvaluatedShardId" not in d
+    past = streams.describe_stream(StreamArn=arn1, ExclusiveStartShardId=shard["ShardId"])["StreamDescription"]
+    assert past["Shards"] == []
+
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.describe_stream(StreamArn="sdfadfsdfnlfkajakfgjalksfgklasjklasdjfklasdfasdfgasf")
+    with pytest.raises(ClientError) as e:
+        streams.describe_stream(StreamArn=arn1.replace(t1, t1 + "-nope"))
+    assert err(e)[0] == "ResourceNotFoundException"
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.list_streams(Limit=0)
+    with pytest.raises(ClientError, match="ValidationException"):
+        streams.list_streams(TableName=t1, ExclusiveStartStreamArn="kossaapaaasdafsdaasdasdasdasasdasfadfadfasdasdas")
+    with pytest.raises(ClientError) as e:
+        streams.list_streams(TableName=unique_name("missing"))
+    assert err(e)[0] == "ResourceNotFoundException"
+
+
+def test_table_without_stream(ddb, streams, hash_table):
+    assert streams.list_streams(TableName=hash_table)["Streams"] == []
+    desc = ddb.describe_table(TableName=hash_table)["Table"]
+    assert "LatestStreamArn" not in desc and "StreamSpecification" not in desc
+
+
+def test_disable_and_reenable(ddb, streams):
+    table, arn = create_stream_table(ddb, "KEYS_ONLY")
+    ddb.put_item(TableName=table, Item=item("a", "1"))
+    it = iterator(streams, arn)
+    ddb.update_table(TableName=table, StreamSpecification={"StreamEnabled": False})
+    ddb.put_item(TableName=table, Item=item("b", "1"))  # not in any stream
+
+    d = streams.describe_stream(StreamArn=arn)["StreamDescription"]
+    assert d["StreamStatus"] == "DISABLED"
+    rng = d["Shards"][0]["SequenceNumberRange"]
+    assert int(rng["EndingSequenceNumber"]) >= int(rng["StartingSequenceNumber"])
+    resp = streams.get_records(ShardIterator=it)
+    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in resp["Records"]] == ["a"]
+    assert "NextShardIterator" not in resp  # the closed shard was read to its end
+    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in read_all(streams, arn)] == ["a"]
+
+    ddb.update_table(TableName=table, StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+    new_arn = ddb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+    assert new_arn != arn
+    ddb.put_item(TableName=table, Item=item("c", "1"))
+    records = read_all(streams, new_arn)
+    assert [(r["eventName"], r["dynamodb"]["Keys"]["p"]["S"]) for r in records] == [("INSERT", "c")]
+    assert records[0]["dynamodb"]["StreamViewType"] == "NEW_IMAGE"
+    listed = streams.list_streams(TableName=table)["Streams"]
+    assert [s["StreamArn"] for s in listed] == [arn, new_arn]
+
+
+def test_stream_outlives_its_table(ddb, streams):
+    table, arn = create_stream_table(ddb, "NEW_AND_OLD_IMAGES")
+    ddb.put_item(TableName=table, Item=item("a", "1"))
+    ddb.delete_table(TableName=table)
+    d = streams.describe_stream(StreamArn=arn)["StreamDescription"]
+    assert d["StreamStatus"] == "DISABLED"
+    assert d["TableName"] == table
+    assert [r["eventName"] for r in read_all(streams, arn)] == ["INSERT"]
+    assert [s["StreamArn"] for s in streams.list_streams(TableName=table)["Streams"]] == [arn]
+
+
+def test_stream_operations_only_on_the_streams_target(server, ddb):
+    table, arn = create_stream_table(ddb, "KEYS_ONLY")
+    status, body, _ = raw.call(server.port, "DescribeStream", {"StreamArn": arn})
+    assert status == 400 and body["__type"].endswith("UnknownOperationException")
+    status, _, raw_body = raw.post(server.port, "DynamoDBStreams_20120810.DescribeTable", {"TableName": table})
+    assert status == 400 and b"UnknownOperationException" in raw_body
+    status, _, raw_body = raw.post(server.port, "DynamoDBStreams_20120810.DescribeStream", {"StreamArn": arn})
+    assert status == 200 and arn.encode() in raw_body
+
+
+def test_streams_ttl_and_tags_survive_a_kill(start_server, tmp_path):
+    data = str(tmp_path / "db")
+    s = start_server("--data", data, "--sync")
+    ddb, streams = s.client(), s.client("dynamodbstreams")
+    table, arn = create_stream_table(ddb, "NEW_IMAGE")
+    ddb.put_item(TableName=table, Item=item("a", "1"))
+    ddb.update_time_to_live(TableName=table, TimeToLiveSpecification={"AttributeName": "e", "Enabled": True})
+    table_arn = ddb.describe_table(TableName=table)["Table"]["TableArn"]
+    ddb.tag_resource(ResourceArn=table_arn, Tags=[{"Key": "k", "Value": "v"}])
+    old, old_arn = create_stream_table(ddb, "KEYS_ONLY")
+    ddb.delete_table(TableName=old)
+    before = read_all(streams, arn)
+    s.kill()
+
+    s2 = start_server("--data", data, "--ttl-period-ms", "50")
+    ddb, streams = s2.client(), s2.client("dynamodbstreams")
+    assert read_all(streams, arn) == before
+    ddb.put_item(TableName=table, Item=item("b", "1", e=int(time.time()) - 60))  # expired: the worker deletes it
+    for _ in range(100):
+        if "Item" not in ddb.get_item(TableName=table, Key=item("b", "1")):
+            break
+        time.sleep(0.02)
+    records = read_all(streams, arn)
+    assert [(r["eventName"], r["dynamodb"]["Keys"]["p"]["S"]) for r in records] == [
+        ("INSERT", "a"), ("INSERT", "b"), ("REMOVE", "b")]
+    assert int(records[1]["dynamodb"]["SequenceNumber"]) > int(records[0]["dynamodb"]["SequenceNumber"])
+    assert records[2]["userIdentity"]["Type"] == "Service"
+    assert ddb.describe_time_to_live(TableName=table)["TimeToLiveDescription"]["TimeToLiveStatus"] == "ENABLED"
+    assert ddb.list_tags_of_resource(ResourceArn=table_arn)["Tags"] == [{"Key": "k", "Value": "v"}]
+    assert streams.describe_stream(StreamArn=old_arn)["StreamDescription"]["StreamStatus"] == "DISABLED"
+    assert streams.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"] == "ENABLED"
