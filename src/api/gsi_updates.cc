@@ -22,7 +22,8 @@ std::string SchemaText(const std::vector<KeyElement>& keys, const TableDescripti
   std::string out = "Schema:[";
   for (size_t i = 0; i < keys.size(); ++i) {
     AttrType type = AttrType::kS;
-    for (const auto& d : defs) if (d.name == keys[i].name) type = d.type;
+    for (const auto& d : defs)
+      if (d.name == keys[i].name) type = d.type;
     if (auto existing = t.AttributeType(keys[i].name)) type = *existing;
     out += std::string(i ? ", " : "") + "SchemaElement: key{" + keys[i].name + ":" + std::string(AttrTypeName(type)) +
            ":" + (keys[i].role == KeyRole::kHash ? "HASH" : "RANGE") + "}";
@@ -35,7 +36,8 @@ void PruneDefinitions(TableDescription& table) {
   std::set<std::string> used;
   for (const auto& k : table.key_schema) used.insert(k.name);
   for (const auto* list : {&table.global_indexes, &table.local_indexes}) {
-    for (const auto& i : *list) for (const auto& k : i.key_schema) used.insert(k.name);
+    for (const auto& i : *list)
+      for (const auto& k : i.key_schema) used.insert(k.name);
   }
   std::erase_if(table.attribute_definitions, [&](const AttributeDefinition& d) { return !used.count(d.name); });
 }
@@ -47,16 +49,17 @@ Status ValidateGsiUpdates(const rapidjson::Value& request) {
   if (!updates) return Status::Ok();
   std::set<std::string> names;
   for (const auto& update : updates->GetArray()) {
-    int actions = (Member(update, "Update") ? 1 : 0) + (Member(update, "Create") ? 1 : 0) +
-                  (Member(update, "Delete") ? 1 : 0);
+    int actions =
+        (Member(update, "Update") ? 1 : 0) + (Member(update, "Create") ? 1 : 0) + (Member(update, "Delete") ? 1 : 0);
     if (actions == 0) {
       return Invalid(
           "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
           "GlobalSecondaryIndexUpdate.Delete must not be null");
     }
     if (actions > 1) {
-      return Invalid("Only one of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
-                     "GlobalSecondaryIndexUpdate.Delete can be specified");
+      return Invalid(
+          "Only one of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+          "GlobalSecondaryIndexUpdate.Delete can be specified");
     }
     std::string name = IndexNameOf(update);
     if (!names.insert(name).second) {
@@ -71,8 +74,8 @@ Status ValidateGsiUpdates(const rapidjson::Value& request) {
   return Status::Ok();
 }
 
-Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& started) {
-  started = false;
+Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, std::optional<uint32_t> new_index_prefix,
+                       GsiChange& change) {
   const rapidjson::Value* updates = Member(ctx.request, "GlobalSecondaryIndexUpdates");
   if (!updates || updates->Empty()) return Status::Ok();
   int creates_or_deletes = 0;
@@ -90,8 +93,9 @@ Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& sta
   if (const auto* d = Member(ctx.request, "AttributeDefinitions")) {
     for (const auto& def : d->GetArray()) {
       std::string_view type = StringOr(def, "AttributeType", "S");
-      defs.push_back({std::string(StringOr(def, "AttributeName", "")),
-                      type == "N" ? AttrType::kN : type == "B" ? AttrType::kB : AttrType::kS});
+      defs.push_back({std::string(StringOr(def, "AttributeName", "")), type == "N"   ? AttrType::kN
+                                                                       : type == "B" ? AttrType::kB
+                                                                                     : AttrType::kS});
     }
   }
   bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
@@ -100,7 +104,8 @@ Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& sta
     if (const auto* u = Member(update, "Update")) {
       std::string name(StringOr(*u, "IndexName", ""));
       IndexDescription* index = nullptr;
-      for (auto& i : table.global_indexes) if (i.name == name) index = &i;
+      for (auto& i : table.global_indexes)
+        if (i.name == name) index = &i;
       if (!index) return Status::NotFound("Requested resource not found: Index: " + name + " not found");
       if (const auto* t = Member(*u, "ProvisionedThroughput")) {
         if (on_demand) {
@@ -121,15 +126,11 @@ Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& sta
         if (table.FindIndex(name)) return Invalid("Cannot delete a local secondary index: " + name);
         return Status::NotFound("Requested resource not found: Index: " + name + " not found");
       }
-      TableDescription updated = table;
-      std::erase_if(updated.global_indexes, [&](const IndexDescription& i) { return i.name == name; });
-      PruneDefinitions(updated);
-      // The builder removes the index from `table` (with its definitions) and drops its entries.
-      TableDescription with_pruned = table;
-      with_pruned.attribute_definitions = updated.attribute_definitions;
-      MT_RETURN_IF_ERROR(ctx.db.index_builder().StartDelete(with_pruned, name));
-      table = updated;
-      started = true;
+      for (const auto& i : table.global_indexes) {
+        if (i.name == name) change.dropped_prefix = i.key_prefix;
+      }
+      std::erase_if(table.global_indexes, [&](const IndexDescription& i) { return i.name == name; });
+      PruneDefinitions(table);
       continue;
     }
     const rapidjson::Value& create = *Member(update, "Create");
@@ -139,14 +140,16 @@ Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& sta
       return Invalid("AttributeDefinitions must be specified when creating a global secondary index");
     }
     for (const auto& k : index.key_schema) {
-      auto given = std::find_if(defs.begin(), defs.end(), [&](const AttributeDefinition& d) { return d.name == k.name; });
+      auto given =
+          std::find_if(defs.begin(), defs.end(), [&](const AttributeDefinition& d) { return d.name == k.name; });
       if (given == defs.end()) {
         return Invalid("Global Secondary Index key attribute " + k.name + " is not defined in AttributeDefinitions");
       }
       if (auto existing = table.AttributeType(k.name); existing && *existing != given->type) {
         return Invalid(
             "Attributes cannot be redefined. Please check that your attribute has the same type as previously "
-            "defined. Existing schema: " + SchemaText({k}, table, {}) + " New schema: " + SchemaText({k}, TableDescription{}, defs));
+            "defined. Existing schema: " +
+            SchemaText({k}, table, {}) + " New schema: " + SchemaText({k}, TableDescription{}, defs));
       }
     }
     if (index.key_schema.empty() || index.key_schema[0].role != KeyRole::kHash) {
@@ -164,17 +167,17 @@ Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& sta
     }
     for (const auto& k : index.key_schema) {
       if (!table.AttributeType(k.name)) {
-        auto given = std::find_if(defs.begin(), defs.end(), [&](const AttributeDefinition& d) { return d.name == k.name; });
+        auto given =
+            std::find_if(defs.begin(), defs.end(), [&](const AttributeDefinition& d) { return d.name == k.name; });
         table.attribute_definitions.push_back(*given);
       }
     }
-    MT_ASSIGN_OR_RETURN(index.key_prefix, ctx.db.catalog().NewKeyPrefix());
+    if (!new_index_prefix) return Status::Internal("no key space allocated for the new index");
+    index.key_prefix = *new_index_prefix;
     index.status = "CREATING";
     index.backfilling = true;
-    std::string name = index.name;
+    change.created = index.name;
     table.global_indexes.push_back(std::move(index));
-    MT_RETURN_IF_ERROR(ctx.db.index_builder().StartCreate(table, name));
-    started = true;
   }
   return Status::Ok();
 }

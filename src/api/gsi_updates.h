@@ -3,6 +3,9 @@
 // for new key attributes that may not redefine existing types, no duplicate index names.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "api/operation.h"
 
 namespace monotable::api {
@@ -10,8 +13,15 @@ namespace monotable::api {
 // Validation that needs only the request (runs before the table is looked up).
 Status ValidateGsiUpdates(const rapidjson::Value& request);
 
-// Applies the updates to `table` (a copy of the current description). When an index is created
-// or deleted, `started` is set: the change was published and the caller must not publish again.
-Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, bool& started);
+// What ApplyGsiUpdates changed that needs background work once the description is published.
+struct GsiChange {
+  std::optional<std::string> created;     // index to backfill
+  std::optional<uint32_t> dropped_prefix;  // key space of a removed index, to drop
+};
+
+// Applies the updates to `table` (called inside Catalog::Modify: no catalog calls here).
+// `new_index_prefix` is the key space for a created index, allocated by the caller.
+Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, std::optional<uint32_t> new_index_prefix,
+                       GsiChange& change);
 
 }  // namespace monotable::api

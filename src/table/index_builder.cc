@@ -23,29 +23,21 @@ IndexBuilder::~IndexBuilder() {
   jobs_.clear();  // joins
 }
 
-Status IndexBuilder::StartCreate(const TableDescription& table, const std::string& index_name) {
-  MT_ASSIGN_OR_RETURN(auto previous, catalog_.Update(table));
+void IndexBuilder::StartBackfill(const std::string& table_name, const std::string& index_name,
+                                 std::shared_ptr<const TableHandle> previous) {
   std::lock_guard lock(mutex_);
-  jobs_.emplace_back([this, name = table.name, index_name, weak = std::weak_ptr<const TableHandle>(previous)](
-                         std::stop_token stop) { Backfill(stop, name, index_name, weak); });
-  return Status::Ok();
+  jobs_.emplace_back([this, table_name, index_name, weak = std::weak_ptr<const TableHandle>(previous)](
+                         std::stop_token stop) { Backfill(stop, table_name, index_name, weak); });
 }
 
-Status IndexBuilder::StartDelete(const TableDescription& table, const std::string& index_name) {
-  const IndexDescription* index = table.FindIndex(index_name);
-  if (!index) return Status::NotFound("Requested resource not found");
-  uint32_t prefix = index->key_prefix;
-  TableDescription updated = table;
-  std::erase_if(updated.global_indexes, [&](const IndexDescription& i) { return i.name == index_name; });
-  MT_ASSIGN_OR_RETURN(auto previous, catalog_.Update(updated));
+void IndexBuilder::StartDrop(uint32_t key_prefix, std::shared_ptr<const TableHandle> previous) {
   std::lock_guard lock(mutex_);
-  jobs_.emplace_back([this, prefix, weak = std::weak_ptr<const TableHandle>(previous)](std::stop_token stop) {
+  jobs_.emplace_back([this, key_prefix, weak = std::weak_ptr<const TableHandle>(previous)](std::stop_token stop) {
     WaitForRequestsOn(weak, stop);
-    auto [first, last] = KeySpaceRange(prefix);
+    auto [first, last] = KeySpaceRange(key_prefix);
     Status st = engine_.DeleteRange(first, last);
     if (!st.ok()) std::fprintf(stderr, "monotable: dropping index space failed: %s\n", st.message().c_str());
   });
-  return Status::Ok();
 }
 
 void IndexBuilder::Resume() {
@@ -55,9 +47,8 @@ void IndexBuilder::Resume() {
     for (const auto& index : handle->description->global_indexes) {
       if (!index.backfilling) continue;
       std::lock_guard lock(mutex_);
-      jobs_.emplace_back([this, name, index_name = index.name](std::stop_token stop) {
-        Backfill(stop, name, index_name, {});
-      });
+      jobs_.emplace_back(
+          [this, name, index_name = index.name](std::stop_token stop) { Backfill(stop, name, index_name, {}); });
     }
   }
 }
@@ -86,21 +77,22 @@ void IndexBuilder::Backfill(std::stop_token stop, std::string table_name, std::s
     return;
   }
   // Mark ACTIVE on the newest description (other updates may have happened meanwhile).
-  auto latest = catalog_.Find(table_name);
-  if (!latest) return;
-  TableDescription updated = *latest->description;
-  for (auto& i : updated.global_indexes) {
-    if (i.name == index_name) {
-      i.status = "ACTIVE";
-      i.backfilling = false;
-    }
-  }
-  st = catalog_.Update(updated).status();
+  st = catalog_
+           .Modify(table_name,
+                   [&](TableDescription& table) {
+                     for (auto& i : table.global_indexes) {
+                       if (i.name == index_name) {
+                         i.status = "ACTIVE";
+                         i.backfilling = false;
+                       }
+                     }
+                     return Status::Ok();
+                   })
+           .status();
   if (!st.ok()) std::fprintf(stderr, "monotable: activating index failed: %s\n", st.message().c_str());
 }
 
-Status IndexBuilder::BackfillItems(std::stop_token stop, const TableDescription& table,
-                                   const IndexDescription& index) {
+Status IndexBuilder::BackfillItems(std::stop_token stop, const TableDescription& table, const IndexDescription& index) {
   auto [first, last] = KeySpaceRange(table.key_prefix);
   auto it = engine_.NewIterator(first, last);
   for (it->SeekToFirst(); it->Valid() && !stop.stop_requested(); it->Next()) {

@@ -1,13 +1,14 @@
 // Online creation and removal of global secondary indexes (UpdateTable GlobalSecondaryIndexUpdates).
 //
 // Contract:
-// - StartCreate publishes the index (IndexStatus CREATING, Backfilling) so every write from then
-//   on maintains it, waits until no request still holds the table's previous description, then
+// - The caller publishes the new index (IndexStatus CREATING, Backfilling) with Catalog::Modify,
+//   so every write from then on maintains it. StartBackfill waits until no request still holds the
+//   table's previous description, then
 //   backfills the entry of every existing item in the background, each entry committed under a
 //   guard on its base item (so a concurrent write of that item wins and the build re-reads it),
 //   and finally marks the index ACTIVE. The table stays readable and writable throughout, and the
 //   finished index is exactly consistent with the table.
-// - StartDelete removes the index from the description at once and drops its key space once no
+// - After the caller removed an index from the description, StartDrop drops its key space once no
 //   request can still write to it.
 // - A build interrupted by a shutdown resumes when the database is opened again (Resume).
 #pragma once
@@ -27,9 +28,12 @@ class IndexBuilder {
   IndexBuilder(engine::Engine& engine, Catalog& catalog) : engine_(engine), catalog_(catalog) {}
   ~IndexBuilder();  // stops and joins background work
 
-  // `table` already contains the new index (with key_prefix assigned, status CREATING).
-  Status StartCreate(const TableDescription& table, const std::string& index_name);
-  Status StartDelete(const TableDescription& table, const std::string& index_name);
+  // The new index (status CREATING, backfilling) is already published; `previous` is the
+  // description handle it replaced.
+  void StartBackfill(const std::string& table_name, const std::string& index_name,
+                     std::shared_ptr<const TableHandle> previous);
+  // The index using `key_prefix` is already removed from the published description.
+  void StartDrop(uint32_t key_prefix, std::shared_ptr<const TableHandle> previous);
   // Restarts the backfill of every index still marked as backfilling.
   void Resume();
   // Blocks until every started job finished (tests).

@@ -17,7 +17,8 @@ std::string ShapeText() {
       "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255})";
   return R"({
   "TableName": {"type": "String", "required": true, "tableName": true, "regex": "[a-zA-Z0-9_.-]+"},
-  "ProvisionedThroughput": )" + throughput + R"(,
+  "ProvisionedThroughput": )" +
+         throughput + R"(,
   "BillingMode": {"type": "String", "enum": ["PROVISIONED", "PAY_PER_REQUEST"]},
   "AttributeDefinitions": {"type": "List", "children": {"type": "ValueStruct<AttributeDefinition>", "children": {
     "AttributeName": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255},
@@ -25,9 +26,11 @@ std::string ShapeText() {
   "GlobalSecondaryIndexUpdates": {"type": "List", "children": {"type": "ValueStruct<GlobalSecondaryIndexUpdate>",
     "children": {
       "Update": {"type": "FieldStruct<UpdateGlobalSecondaryIndexAction>", "children": {
-        "IndexName": )" + index_name + R"(, "ProvisionedThroughput": )" + throughput + R"(}},
+        "IndexName": )" +
+         index_name + R"(, "ProvisionedThroughput": )" + throughput + R"(}},
       "Create": {"type": "FieldStruct<CreateGlobalSecondaryIndexAction>", "children": {
-        "IndexName": )" + index_name + R"(,
+        "IndexName": )" +
+         index_name + R"(,
         "KeySchema": {"type": "List", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 8,
           "children": {"type": "ValueStruct<KeySchemaElement>", "children": {
             "AttributeName": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1,
@@ -37,9 +40,11 @@ std::string ShapeText() {
           "ProjectionType": {"type": "String", "enum": ["ALL", "INCLUDE", "KEYS_ONLY"]},
           "NonKeyAttributes": {"type": "List", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 20,
                                "children": "String"}}},
-        "ProvisionedThroughput": )" + throughput + R"(}},
+        "ProvisionedThroughput": )" +
+         throughput + R"(}},
       "Delete": {"type": "FieldStruct<DeleteGlobalSecondaryIndexAction>", "children": {
-        "IndexName": )" + index_name + R"(}}}}},
+        "IndexName": )" +
+         index_name + R"(}}}}},
   "StreamSpecification": {"type": "FieldStruct<StreamSpecification>", "children": {
     "StreamEnabled": {"type": "Boolean", "notNull": true},
     "StreamViewType": {"type": "String", "enum": ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"]}}},
@@ -80,87 +85,105 @@ Status Validate(OperationContext& ctx) {
 Status Run(OperationContext& ctx) {
   const auto& req = ctx.request;
   std::string name = TableNameOf(req);
-  auto handle = ctx.db.catalog().Find(name);
-  if (!handle) return Status::NotFound("Requested resource not found: Table: " + name + " not found");
-  TableDescription table = *handle->description;
-  const TableDescription& before = *handle->description;
   double now = NowEpochSeconds();
   bool updating = false;  // a change AWS applies in the background (the answer says UPDATING)
-
-  bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
-  std::string_view billing = StringOr(req, "BillingMode", "");
-  bool will_be_on_demand = billing.empty() ? on_demand : billing == "PAY_PER_REQUEST";
-  const rapidjson::Value* throughput = Member(req, "ProvisionedThroughput");
-  if (throughput && will_be_on_demand) {
-    return Invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
-  }
-  if (throughput) {
-    Throughput wanted = ReadThroughput(throughput);
-    Throughput& current = table.throughput;
-    if (!on_demand && wanted.read_units == current.read_units && wanted.write_units == current.write_units) {
-      return Status::Validation(
-          "The provisioned throughput for the table will not change. The requested value equals the current value. "
-          "Current ReadCapacityUnits provisioned for the table: " + std::to_string(current.read_units) +
-          ". Requested ReadCapacityUnits: " + std::to_string(wanted.read_units) +
-          ". Current WriteCapacityUnits provisioned for the table: " + std::to_string(current.write_units) +
-          ". Requested WriteCapacityUnits: " + std::to_string(wanted.write_units) +
-          ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
+  // A new GSI needs a key space; allocated before the catalog lock (an unused one costs nothing).
+  std::optional<uint32_t> new_index_prefix;
+  if (const auto* updates = Member(req, "GlobalSecondaryIndexUpdates")) {
+    for (const auto& u : updates->GetArray()) {
+      if (!Member(u, "Create")) continue;
+      MT_ASSIGN_OR_RETURN(new_index_prefix, ctx.db.catalog().NewKeyPrefix());
     }
-    if (!on_demand) {
+  }
+  TableDescription before, table;
+  GsiChange gsi_change;
+  // The whole change is one read-modify-write of the description, so concurrent control-plane
+  // changes (TTL, tags, index builds) are never lost.
+  auto previous = ctx.db.catalog().Modify(name, [&](TableDescription& described) -> Status {
+    before = described;
+    table = described;
+
+    bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
+    std::string_view billing = StringOr(req, "BillingMode", "");
+    bool will_be_on_demand = billing.empty() ? on_demand : billing == "PAY_PER_REQUEST";
+    const rapidjson::Value* throughput = Member(req, "ProvisionedThroughput");
+    if (throughput && will_be_on_demand) {
+      return Invalid(
+          "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    if (throughput) {
+      Throughput wanted = ReadThroughput(throughput);
+      Throughput& current = table.throughput;
+      if (!on_demand && wanted.read_units == current.read_units && wanted.write_units == current.write_units) {
+        return Status::Validation(
+            "The provisioned throughput for the table will not change. The requested value equals the current value. "
+            "Current ReadCapacityUnits provisioned for the table: " +
+            std::to_string(current.read_units) + ". Requested ReadCapacityUnits: " + std::to_string(wanted.read_units) +
+            ". Current WriteCapacityUnits provisioned for the table: " + std::to_string(current.write_units) +
+            ". Requested WriteCapacityUnits: " + std::to_string(wanted.write_units) +
+            ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
+      }
+      if (!on_demand) {
+        updating = true;
+        if (wanted.read_units > current.read_units || wanted.write_units > current.write_units)
+          current.last_increase = now;
+        if (wanted.read_units < current.read_units || wanted.write_units < current.write_units) {
+          current.last_decrease = now;
+          ++current.decreases_today;
+        }
+      }
+      current.read_units = wanted.read_units;
+      current.write_units = wanted.write_units;
+    }
+    if (will_be_on_demand != on_demand) {
       updating = true;
-      if (wanted.read_units > current.read_units || wanted.write_units > current.write_units) current.last_increase = now;
-      if (wanted.read_units < current.read_units || wanted.write_units < current.write_units) {
-        current.last_decrease = now;
-        ++current.decreases_today;
+      table.billing_mode = will_be_on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
+      if (will_be_on_demand) table.billing_mode_changed = now;
+    }
+    if (auto table_class = StringMember(req, "TableClass")) table.table_class = std::string(*table_class);
+    if (auto protection = BoolMember(req, "DeletionProtectionEnabled")) table.deletion_protection = *protection;
+    if (const auto* sse = Member(req, "SSESpecification")) {
+      table.sse_enabled = BoolMember(*sse, "Enabled").value_or(true);
+      table.kms_master_key = std::string(StringOr(*sse, "KMSMasterKeyId", table.kms_master_key));
+    }
+    if (const auto* stream = Member(req, "StreamSpecification")) {
+      bool enable = BoolMember(*stream, "StreamEnabled").value_or(false);
+      if (enable && table.stream.enabled) {
+        return Status::Validation("Table already has an enabled stream: " + TableArn(ctx.identity, table.name));
+      }
+      if (!enable && !table.stream.enabled) {
+        return Status::Validation("Table does not have an enabled stream: " + TableArn(ctx.identity, table.name));
+      }
+      if (enable && !Member(*stream, "StreamViewType")) {
+        return Status::Validation("StreamSpecification: StreamViewType is required when StreamEnabled is true");
+      }
+      table.stream.enabled = enable;
+      if (enable) {
+        table.stream.view_type = std::string(StringOr(*stream, "StreamViewType", ""));
+        table.stream.label = StreamLabel(now);
       }
     }
-    current.read_units = wanted.read_units;
-    current.write_units = wanted.write_units;
-  }
-  if (will_be_on_demand != on_demand) {
-    updating = true;
-    table.billing_mode = will_be_on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
-    if (will_be_on_demand) table.billing_mode_changed = now;
-  }
-  if (auto table_class = StringMember(req, "TableClass")) table.table_class = std::string(*table_class);
-  if (auto protection = BoolMember(req, "DeletionProtectionEnabled")) table.deletion_protection = *protection;
-  if (const auto* sse = Member(req, "SSESpecification")) {
-    table.sse_enabled = BoolMember(*sse, "Enabled").value_or(true);
-    table.kms_master_key = std::string(StringOr(*sse, "KMSMasterKeyId", table.kms_master_key));
-  }
-  if (const auto* stream = Member(req, "StreamSpecification")) {
-    bool enable = BoolMember(*stream, "StreamEnabled").value_or(false);
-    if (enable && table.stream.enabled) {
-      return Status::Validation("Table already has an enabled stream: " + TableArn(ctx.identity, table.name));
-    }
-    if (!enable && !table.stream.enabled) {
-      return Status::Validation("Table does not have an enabled stream: " + TableArn(ctx.identity, table.name));
-    }
-    if (enable && !Member(*stream, "StreamViewType")) {
-      return Status::Validation("StreamSpecification: StreamViewType is required when StreamEnabled is true");
-    }
-    table.stream.enabled = enable;
-    if (enable) {
-      table.stream.view_type = std::string(StringOr(*stream, "StreamViewType", ""));
-      table.stream.label = StreamLabel(now);
-    }
-  }
-  bool published = false;
-  MT_RETURN_IF_ERROR(ApplyGsiUpdates(ctx, table, published));
-  if (!published) MT_RETURN_IF_ERROR(ctx.db.catalog().Update(table).status());
+    MT_RETURN_IF_ERROR(ApplyGsiUpdates(ctx, table, new_index_prefix, gsi_change));
+    described = table;
+    return Status::Ok();
+  });
+  if (!previous.ok()) return previous.status();
+  if (gsi_change.created) ctx.db.index_builder().StartBackfill(name, *gsi_change.created, *previous);
+  if (gsi_change.dropped_prefix) ctx.db.index_builder().StartDrop(*gsi_change.dropped_prefix, *previous);
   // Capacity and billing changes are applied at once (DescribeTable shows them, ACTIVE), but the
   // answer reads as AWS's does while the change is in progress: UPDATING, with the provisioned
   // capacity and the count of decreases still those from before the change.
   TableDescription shown = table;
-  if (updating && before.billing_mode == BillingMode::kProvisioned &&
-      shown.billing_mode == BillingMode::kProvisioned) {
+  if (updating && before.billing_mode == BillingMode::kProvisioned && shown.billing_mode == BillingMode::kProvisioned) {
     shown.throughput.read_units = before.throughput.read_units;
     shown.throughput.write_units = before.throughput.write_units;
     shown.throughput.decreases_today = before.throughput.decreases_today;
   }
   ctx.out.StartObject();
   ctx.out.Key("TableDescription");
-  WriteTableDescription(ctx.out, ctx.identity, shown, handle->stats.get(), updating ? "UPDATING" : "");
+  auto handle = ctx.db.catalog().Find(name);
+  WriteTableDescription(ctx.out, ctx.identity, shown, handle ? handle->stats.get() : nullptr,
+                        updating ? "UPDATING" : "");
   ctx.out.EndObject();
   return Status::Ok();
 }
