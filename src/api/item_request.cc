@@ -23,27 +23,6 @@ Result<Item> DecodeItemMember(const rapidjson::Value& request, std::string_view 
   return DecodeItem(*json);
 }
 
-Status CheckExpressionParams(const rapidjson::Value& request, std::initializer_list<const char*> expressions,
-                             std::initializer_list<const char*> legacy) {
-  std::vector<std::string> used_expressions, used_legacy;
-  for (const char* e : expressions) if (Member(request, e)) used_expressions.emplace_back(e);
-  if (used_expressions.empty()) return Status::Ok();
-  bool key_conditions_alone = Member(request, "KeyConditions") && !Member(request, "KeyConditionExpression");
-  for (const char* l : legacy) {
-    if (key_conditions_alone && std::string_view(l) == "KeyConditions") continue;
-    if (Member(request, l)) used_legacy.emplace_back(l);
-  }
-  if (used_legacy.empty()) return Status::Ok();
-  auto join = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
-    return out;
-  };
-  return Status::Validation(
-      "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {" +
-      join(used_legacy) + "} Expression parameters: {" + join(used_expressions) + "}");
-}
-
 void WriteReturnedAttributes(JsonWriter& w, std::string_view return_values, const std::optional<Item>& old_item) {
   if (return_values != "ALL_OLD" || !old_item) return;
   w.Key("Attributes");

@@ -18,10 +18,6 @@ extern const char* const kExpressionNamesShape;
 // Decodes request[member] (Key or Item) with DynamoDB's value validation.
 Result<Item> DecodeItemMember(const rapidjson::Value& request, std::string_view member);
 
-// "Can not use both expression and non-expression parameters in the same request: ..."
-Status CheckExpressionParams(const rapidjson::Value& request, std::initializer_list<const char*> expressions,
-                             std::initializer_list<const char*> legacy);
-
 // Writes "Attributes" when ReturnValues asks for the old item and it existed.
 void WriteReturnedAttributes(JsonWriter& w, std::string_view return_values, const std::optional<Item>& old_item);
 

@@ -2,7 +2,6 @@
 
 #include "api/capacity.h"
 #include "api/item_request.h"
-#include "api/read_expressions.h"
 #include "api/request_fields.h"
 #include "model/capacity.h"
 #include "table/index_entries.h"
@@ -48,8 +47,9 @@ Status CheckStartKey(const ReadPlan& plan, const Item& start) {
 
 }  // namespace
 
-Status PrepareRead(OperationContext& ctx, ReadPlan& plan) {
+Status PrepareRead(OperationContext& ctx, ReadPlan& plan, unsigned kinds) {
   const auto& req = ctx.request;
+  MT_ASSIGN_OR_RETURN(plan.expressions, ParseRequestExpressions(req, kinds));
   MT_ASSIGN_OR_RETURN(plan.table, RequestTable(ctx));
   const TableDescription& table = *plan.table->description;
   plan.consistent = BoolMember(req, "ConsistentRead").value_or(false);
@@ -88,7 +88,7 @@ Status PrepareRead(OperationContext& ctx, ReadPlan& plan) {
   }
   if (auto limit = IntMember(req, "Limit")) plan.page.limit = *limit;
   plan.page.exclusive_start = plan.exclusive_start ? &*plan.exclusive_start : nullptr;
-  return ParseReadExpressions(ctx, plan);
+  return CheckProjectionKeys(plan.expressions, table);
 }
 
 Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Page page) {
@@ -107,13 +107,10 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
       bytes += ItemSize(*full);
       item = std::move(*full);
     }
-    if (plan.filter) {
-      MT_ASSIGN_OR_RETURN(bool keep, plan.filter(item));
-      if (!keep) continue;
-    }
+    if (!plan.expressions.filter.empty() && !plan.expressions.filter.Evaluate(&item)) continue;
     ++count;
     if (plan.select == "COUNT") continue;
-    WriteItem(out, plan.project ? plan.project(item) : item);
+    WriteItem(out, plan.expressions.projection ? plan.expressions.projection->Apply(item) : item);
   }
   if (plan.select != "COUNT") out.EndArray();
   out.Key("Count");

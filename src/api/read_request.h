@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "api/operation.h"
+#include "api/request_expressions.h"
 #include "table/reader.h"
 
 namespace monotable::api {
@@ -19,13 +20,13 @@ struct ReadPlan {
   bool fetch_from_table = false;            // LSI read of ALL_ATTRIBUTES with a narrower projection
   std::optional<Item> exclusive_start;
   table::PageOptions page;
-  // Filter (FilterExpression / QueryFilter / ScanFilter) and projection; empty when absent.
-  std::function<Result<bool>(const Item&)> filter;
-  std::function<Item(const Item&)> project;
+  // Key condition (Query), filter and projection.
+  RequestExpressions expressions;
 };
 
-// Resolves table and index, checks ConsistentRead/Select/Limit/ExclusiveStartKey as DynamoDB does.
-Status PrepareRead(OperationContext& ctx, ReadPlan& plan);
+// Parses the request's expressions of `kinds`, then resolves table and index and checks
+// ConsistentRead/Select/Limit/ExclusiveStartKey as DynamoDB does.
+Status PrepareRead(OperationContext& ctx, ReadPlan& plan, unsigned kinds);
 
 // Filters, projects and writes the response for one page.
 Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Page page);

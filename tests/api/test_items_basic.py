@@ -614,18 +614,13 @@ def test_get_missing_table(ddb):
 
 # ---- expression parameters without expressions ----------------------------------------------
 
-EAN_ONLY = "item_request.cc's CheckExpressionParams (shared with Query/Scan/UpdateItem) does not refuse " \
-           "ExpressionAttributeNames/Values sent without an expression"
 
-
-@pytest.mark.xfail(strict=True, reason=EAN_ONLY)
 def test_put_names_without_expression(server):
     assert_validation(server, "PutItem", {"TableName": "abc", "Item": {"a": {}}, "Expected": {"a": {}},
                                           "ExpressionAttributeNames": {}, "ExpressionAttributeValues": {}},
                       "ExpressionAttributeNames can only be specified when using expressions")
 
 
-@pytest.mark.xfail(strict=True, reason=EAN_ONLY)
 def test_put_values_without_expression(server):
     assert_validation(server, "PutItem", {"TableName": "abc", "Item": {"a": {}}, "Expected": {"a": {}},
                                           "ExpressionAttributeValues": {}},
@@ -633,14 +628,12 @@ def test_put_values_without_expression(server):
                       "ConditionExpression is null")
 
 
-@pytest.mark.xfail(strict=True, reason=EAN_ONLY)
 def test_delete_values_without_expression(server):
     assert_validation(server, "DeleteItem", {"TableName": "abc", "Key": {}, "ExpressionAttributeValues": {}},
                       "ExpressionAttributeValues can only be specified when using expressions: "
                       "ConditionExpression is null")
 
 
-@pytest.mark.xfail(strict=True, reason=EAN_ONLY)
 def test_get_names_without_expression(server):
     assert_validation(server, "GetItem", {"TableName": "abc", "Key": {"a": {}}, "AttributesToGet": ["a"],
                                           "ExpressionAttributeNames": {}},

@@ -6,7 +6,7 @@
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
-#include "api/write_condition.h"
+#include "api/request_expressions.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/keys.h"
@@ -37,7 +37,7 @@ struct TableRequest {
   const rapidjson::Value* params;
   std::shared_ptr<const table::TableHandle> table;
   std::vector<Item> keys;
-  ProjectFn project;
+  std::optional<expr::ProjectionExpression> projection;
   bool consistent = false;
 };
 
@@ -49,8 +49,9 @@ Status Run(OperationContext& ctx) {
     TableRequest r;
     r.name.assign(it->name.GetString(), it->name.GetStringLength());
     r.params = &it->value;
-    MT_RETURN_IF_ERROR(CheckExpressionParams(it->value, {"ProjectionExpression"}, {"AttributesToGet"}));
-    MT_ASSIGN_OR_RETURN(r.project, ParseProjection(it->value));
+    MT_RETURN_IF_ERROR(CheckExpressionParameters(it->value, kProjectionKind));
+    MT_ASSIGN_OR_RETURN(RequestExpressions expressions, ParseRequestExpressions(it->value, kProjectionKind));
+    r.projection = std::move(expressions.projection);
     std::set<std::string> seen;
     for (const auto& key_json : Member(it->value, "Keys")->GetArray()) {
       MT_ASSIGN_OR_RETURN(Item key, DecodeItem(key_json));
@@ -89,7 +90,7 @@ Status Run(OperationContext& ctx) {
                    monotable::ReadUnits(size, r.consistent ? ReadMode::kStrong : ReadMode::kEventual));
       if (!item) continue;
       response_bytes += size;
-      WriteItem(out, r.project ? r.project(*item) : *item);
+      WriteItem(out, r.projection ? r.projection->Apply(*item) : *item);
     }
     out.EndArray();
     if (!left.empty()) unprocessed.emplace_back(&r, std::move(left));

@@ -3,7 +3,7 @@
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
-#include "api/write_condition.h"
+#include "api/request_expressions.h"
 #include "table/keys.h"
 
 namespace monotable::api {
@@ -25,25 +25,22 @@ std::string ShapeText() {
 
 Status Run(OperationContext& ctx) {
   const auto& req = ctx.request;
-  MT_RETURN_IF_ERROR(CheckExpressionParams(req, {"ConditionExpression"}, {"Expected"}));
+  MT_RETURN_IF_ERROR(CheckExpressionParameters(req, kConditionKind));
   MT_ASSIGN_OR_RETURN(Item key, DecodeItemMember(req, "Key"));
   std::string_view return_values = StringOr(req, "ReturnValues", "NONE");
   if (return_values != "ALL_OLD" && return_values != "NONE") {
     return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
+  MT_ASSIGN_OR_RETURN(RequestExpressions expressions, ParseRequestExpressions(req, kConditionKind));
   MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
-  MT_ASSIGN_OR_RETURN(WriteExpressions expressions, ParseWriteExpressions(req, *table->description, false));
-  const WriteCondition& condition = expressions.condition;
   MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
   auto result = ctx.db.Write(*table, key, [&](const Item* existing) -> Result<std::optional<Item>> {
-    if (condition) {
-      Status ok = condition(existing);
-      if (!ok.ok()) {
-        if (return_old_on_failure && existing) failed_item = *existing;
-        return ok;
-      }
+    Status ok = CheckCondition(expressions, existing);
+    if (!ok.ok()) {
+      if (return_old_on_failure && existing) failed_item = *existing;
+      return ok;
     }
     return std::optional<Item>();
   });

@@ -2,6 +2,7 @@
 #include "api/capacity.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
+#include "api/request_expressions.h"
 #include "api/request_fields.h"
 #include "table/keys.h"
 
@@ -21,19 +22,18 @@ std::string ShapeText() {
 
 Status Run(OperationContext& ctx) {
   const auto& req = ctx.request;
-  MT_RETURN_IF_ERROR(CheckExpressionParams(req, {"ProjectionExpression"}, {"AttributesToGet"}));
+  MT_RETURN_IF_ERROR(CheckExpressionParameters(req, kProjectionKind));
   MT_ASSIGN_OR_RETURN(Item key, DecodeItemMember(req, "Key"));
-  if (Member(req, "ProjectionExpression") || Member(req, "AttributesToGet")) {
-    return Status::Validation("Projections are not supported by this server yet");
-  }
+  MT_ASSIGN_OR_RETURN(RequestExpressions expressions, ParseRequestExpressions(req, kProjectionKind));
   MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
   MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
+  MT_RETURN_IF_ERROR(CheckProjectionKeys(expressions, *table->description));
   MT_ASSIGN_OR_RETURN(auto item, ctx.db.GetItem(*table, key));
   bool consistent = BoolMember(req, "ConsistentRead").value_or(false);
   ctx.out.StartObject();
   if (item) {
     ctx.out.Key("Item");
-    WriteItem(ctx.out, *item);
+    WriteItem(ctx.out, expressions.projection ? expressions.projection->Apply(*item) : *item);
   }
   WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
                         ReadUnits(item ? ItemSize(*item) : 0, consistent), true);

@@ -5,7 +5,7 @@ namespace monotable::api {
 const std::vector<const Operation*>& AllOperations() {
   static const std::vector<const Operation*> kAll = {
       &kCreateTable, &kDescribeTable,     &kListTables,      &kDeleteTable, &kUpdateTable,
-      &kDescribeEndpoints, &kDescribeLimits, &kPutItem, &kGetItem, &kDeleteItem, &kBatchWriteItem, &kScan, &kTransactWriteItems, &kTransactGetItems, &kBatchGetItem,
+      &kDescribeEndpoints, &kDescribeLimits, &kPutItem, &kGetItem, &kDeleteItem, &kBatchWriteItem, &kScan, &kQuery, &kUpdateItem, &kTransactWriteItems, &kTransactGetItems, &kBatchGetItem,
       &kUpdateTimeToLive, &kDescribeTimeToLive, &kTagResource, &kUntagResource, &kListTagsOfResource,
   };
   return kAll;

@@ -19,6 +19,8 @@ extern const Operation kGetItem;
 extern const Operation kDeleteItem;
 extern const Operation kBatchWriteItem;
 extern const Operation kScan;
+extern const Operation kQuery;
+extern const Operation kUpdateItem;
 extern const Operation kTransactWriteItems;
 extern const Operation kTransactGetItems;
 extern const Operation kBatchGetItem;

@@ -3,7 +3,7 @@
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
-#include "api/write_condition.h"
+#include "api/request_expressions.h"
 #include "table/keys.h"
 
 namespace monotable::api {
@@ -25,7 +25,7 @@ std::string ShapeText() {
 
 Status Run(OperationContext& ctx) {
   const auto& req = ctx.request;
-  MT_RETURN_IF_ERROR(CheckExpressionParams(req, {"ConditionExpression"}, {"Expected"}));
+  MT_RETURN_IF_ERROR(CheckExpressionParameters(req, kConditionKind));
   MT_ASSIGN_OR_RETURN(Item item, DecodeItemMember(req, "Item"));
   std::string_view return_values = StringOr(req, "ReturnValues", "NONE");
   if (return_values != "ALL_OLD" && return_values != "NONE") {
@@ -34,19 +34,16 @@ Status Run(OperationContext& ctx) {
   size_t item_size = ItemSize(item);
   if (item_size > 409600) return Status::Validation("Item size has exceeded the maximum allowed size");
 
+  MT_ASSIGN_OR_RETURN(RequestExpressions expressions, ParseRequestExpressions(req, kConditionKind));
   MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
-  MT_ASSIGN_OR_RETURN(WriteExpressions expressions, ParseWriteExpressions(req, *table->description, false));
-  const WriteCondition& condition = expressions.condition;
   MT_RETURN_IF_ERROR(table::ValidateItemKeys(*table->description, item));
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
   auto result = ctx.db.Write(*table, item, [&](const Item* existing) -> Result<std::optional<Item>> {
-    if (condition) {
-      Status ok = condition(existing);
-      if (!ok.ok()) {
-        if (return_old_on_failure && existing) failed_item = *existing;
-        return ok;
-      }
+    Status ok = CheckCondition(expressions, existing);
+    if (!ok.ok()) {
+      if (return_old_on_failure && existing) failed_item = *existing;
+      return ok;
     }
     return std::optional<Item>(item);
   });

@@ -1,6 +1,4 @@
 // Scan: reads a table or index in partition-hash order, optionally as one segment of a parallel scan.
-#include <set>
-
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/read_request.h"
@@ -34,17 +32,7 @@ std::string ShapeText() {
 
 Status Validate(OperationContext& ctx) {
   const auto& req = ctx.request;
-  MT_RETURN_IF_ERROR(CheckExpressionParams(req, {"ProjectionExpression", "FilterExpression"},
-                                           {"AttributesToGet", "ScanFilter", "ConditionalOperator"}));
-  if (const auto* attrs = Member(req, "AttributesToGet")) {
-    std::set<std::string_view> seen;
-    for (const auto& a : attrs->GetArray()) {
-      if (!seen.insert({a.GetString(), a.GetStringLength()}).second) {
-        return Status::Validation("One or more parameter values were invalid: Duplicate value in attribute name: " +
-                                  std::string(a.GetString(), a.GetStringLength()));
-      }
-    }
-  }
+  MT_RETURN_IF_ERROR(CheckExpressionParameters(req, kFilterKind | kProjectionKind));
   auto segment = IntMember(req, "Segment");
   auto total = IntMember(req, "TotalSegments");
   if (segment && !total) {
@@ -69,7 +57,7 @@ Status Validate(OperationContext& ctx) {
 
 Status Run(OperationContext& ctx) {
   ReadPlan plan;
-  MT_RETURN_IF_ERROR(PrepareRead(ctx, plan));
+  MT_RETURN_IF_ERROR(PrepareRead(ctx, plan, kFilterKind | kProjectionKind));
   int segment = static_cast<int>(IntMember(ctx.request, "Segment").value_or(0));
   int total = static_cast<int>(IntMember(ctx.request, "TotalSegments").value_or(1));
   MT_ASSIGN_OR_RETURN(table::Page page, table::ScanSegment(ctx.db, *plan.table, plan.index, segment, total, plan.page));

@@ -5,7 +5,7 @@
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
-#include "api/write_condition.h"
+#include "api/request_expressions.h"
 #include "model/capacity.h"
 #include "table/keys.h"
 #include "table/transaction.h"
@@ -28,20 +28,22 @@ std::string ShapeText() {
 
 Status Run(OperationContext& ctx) {
   std::vector<table::ReadTarget> targets;
-  std::vector<ProjectFn> projections;
+  std::vector<std::optional<expr::ProjectionExpression>> projections;
   std::vector<std::shared_ptr<const table::TableHandle>> tables;
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto& entry : Member(ctx.request, "TransactItems")->GetArray()) {
     const rapidjson::Value& get = *Member(entry, "Get");
+    MT_RETURN_IF_ERROR(CheckExpressionParameters(get, kProjectionKind));
     MT_ASSIGN_OR_RETURN(Item key, DecodeItemMember(get, "Key"));
-    MT_ASSIGN_OR_RETURN(ProjectFn project, ParseProjection(get));
+    MT_ASSIGN_OR_RETURN(RequestExpressions expressions, ParseRequestExpressions(get, kProjectionKind));
     MT_ASSIGN_OR_RETURN(auto table, ctx.db.Table(TableNameOf(get)));
     MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
+    MT_RETURN_IF_ERROR(CheckProjectionKeys(expressions, *table->description));
     if (!seen.emplace(table->description->name, table::ItemKeyOf(*table->description, key)).second) {
       return Status::Validation("Transaction request cannot include multiple operations on one item");
     }
     targets.push_back({table, std::move(key)});
-    projections.push_back(std::move(project));
+    projections.push_back(std::move(expressions.projection));
     tables.push_back(std::move(table));
   }
   MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
@@ -54,7 +56,7 @@ Status Run(OperationContext& ctx) {
     out.StartObject();
     if (items[i]) {
       out.Key("Item");
-      WriteItem(out, projections[i] ? projections[i](*items[i]) : *items[i]);
+      WriteItem(out, projections[i] ? projections[i]->Apply(*items[i]) : *items[i]);
     }
     out.EndObject();
     capacity.Add(tables[i]->description->name,

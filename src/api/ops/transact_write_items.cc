@@ -8,7 +8,7 @@
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
-#include "api/write_condition.h"
+#include "api/request_expressions.h"
 #include "model/capacity.h"
 #include "table/keys.h"
 #include "table/transaction.h"
@@ -46,7 +46,7 @@ struct Action {
   std::shared_ptr<const table::TableHandle> table;
   Item key;
   std::optional<Item> item;  // Put
-  WriteExpressions expressions;
+  RequestExpressions expressions;
   bool return_old_on_failure = false;
 };
 
@@ -96,6 +96,9 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
     } else {
       MT_ASSIGN_OR_RETURN(action.key, DecodeItemMember(p, "Key"));
     }
+    unsigned kinds = kConditionKind | (action.kind == Kind::kUpdate ? kUpdateKind : 0);
+    MT_RETURN_IF_ERROR(CheckExpressionParameters(p, kinds));
+    MT_ASSIGN_OR_RETURN(action.expressions, ParseRequestExpressions(p, kinds));
     action.return_old_on_failure = StringOr(p, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
     actions.push_back(std::move(action));
   }
@@ -108,7 +111,7 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
   for (Action& a : actions) {
     MT_ASSIGN_OR_RETURN(a.table, ctx.db.Table(TableNameOf(*a.params)));
     const TableDescription& desc = *a.table->description;
-    MT_ASSIGN_OR_RETURN(a.expressions, ParseWriteExpressions(*a.params, desc, a.kind == Kind::kUpdate));
+    if (a.kind == Kind::kUpdate) MT_RETURN_IF_ERROR(CheckUpdateKeys(a.expressions, desc));
     if (a.item) {
       MT_RETURN_IF_ERROR(table::ValidateItemKeys(desc, *a.item));
       a.key = table::ExtractKey(desc, *a.item);
@@ -163,13 +166,17 @@ Status Run(OperationContext& ctx) {
   std::vector<table::WriteAction> writes;
   for (const Action& a : actions) {
     table::ApplyFn apply = [&a](const Item* existing) -> Result<std::optional<Item>> {
-      if (a.expressions.condition) MT_RETURN_IF_ERROR(a.expressions.condition(existing));
+      MT_RETURN_IF_ERROR(CheckCondition(a.expressions, existing));
       switch (a.kind) {
         case Kind::kCheck: return existing ? std::optional<Item>(*existing) : std::optional<Item>();
         case Kind::kPut: return a.item;
         case Kind::kDelete: return std::optional<Item>();
         case Kind::kUpdate: {
-          MT_ASSIGN_OR_RETURN(UpdateOutcome updated, a.expressions.update(existing, a.key));
+          MT_ASSIGN_OR_RETURN(expr::UpdateOutcome updated, a.expressions.update->Apply(existing, a.key));
+          MT_RETURN_IF_ERROR(table::ValidateItemKeys(*a.table->description, updated.item));
+          if (ItemSize(updated.item) > 409600) {
+            return Status::Validation("Item size to update has exceeded the maximum allowed size");
+          }
           return std::optional<Item>(std::move(updated.item));
         }
       }

@@ -1,0 +1,64 @@
+// Internal to src/expr: the token cursor and document-path grammar shared by the condition,
+// projection and update parsers. Not part of the public API.
+//
+// Contract: parse functions return false after recording the first syntax error (the token where
+// parsing stopped); once failed, nothing else is recorded. There is no backtracking, so the first
+// failure is the furthest one, which is the token DynamoDB names.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "expr/ast.h"
+#include "expr/lexer.h"
+
+namespace monotable::expr::internal {
+
+class ParserBase {
+ public:
+  ParserBase(std::string_view text, ParsedExpression& out);
+  virtual ~ParserBase() = default;
+
+  bool failed() const { return failed_; }
+  std::string ErrorDetail() const { return SyntaxErrorDetail(text_, tokens_, error_index_); }
+  bool redundant_parens() const { return redundant_parens_; }
+
+ protected:
+  // Tokens that can never be attribute or function names in this kind of expression.
+  virtual bool IsKeywordToken(const Token& token) const = 0;
+
+  const Token& Peek(size_t ahead = 0) const;
+  const Token& Next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
+  bool At(TokenType type) const { return Peek().type == type; }
+  bool Fail();  // records a syntax error at the current token; returns false
+  bool Expect(TokenType type);
+  bool Enter();  // one more nesting level; fails past kMaxNestingDepth
+  void Leave() { --depth_; }
+  void NoteParens(uint8_t parens) {
+    if (parens >= 2) redundant_parens_ = true;
+  }
+
+  uint32_t NameSlot(std::string_view ref);
+  uint32_t ValueSlot(std::string_view ref);
+
+  bool IsNameToken(const Token& token) const {
+    return token.type == TokenType::kNameRef || (token.type == TokenType::kName && !IsKeywordToken(token));
+  }
+  bool ParsePath(Path& path);      // name or #ref, then the tail
+  bool ParsePathTail(Path& path);  // ('.' name | '[' digits ']')*
+
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  int depth_ = 0;
+  bool failed_ = false;
+  size_t error_index_ = 0;
+  bool redundant_parens_ = false;
+  ParsedExpression& out_;
+};
+
+// Update expressions live in update_parser.cc. Fills out.actions and out.early_error.
+bool ParseUpdateInto(std::string_view text, ParsedExpression& out, std::string& syntax_error);
+
+}  // namespace monotable::expr::internal
