@@ -1,0 +1,366 @@
+#!/usr/bin/python3
+"""monotable benchmark harness: the same workloads against monotable, dynalite and an nginx
+fixed-reply server, in one run, side by side.
+
+    bench/bench.py                 # full run (about 10 minutes on 2 cores)
+    bench/bench.py --quick         # short durations, smaller data (about 2 minutes)
+
+Prints a Markdown table (throughput, p50/p99 latency, ratio to dynalite) plus start-up time,
+idle RSS, bulk-load rate, RSS and disk after loading, Query latency on a large vs a small table,
+and full-scan time. Needs wrk and nginx (Debian packages) and npm (dynalite is installed into
+bench/.deps on first use).
+"""
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+LUA = os.path.join(HERE, "lua")
+DEPS = os.path.join(HERE, ".deps")
+DYNALITE_VERSION = "4.0.0"
+AUTH = {"Authorization": "AWS4-HMAC-SHA256 Credential=AKIDBENCH/20240101/us-east-1/dynamodb/aws4_request, "
+                         "SignedHeaders=host, Signature=0000", "X-Amz-Date": "20240101T000000Z"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(port, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            c.request("GET", "/")
+            c.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.01)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+class Client:
+    """Raw DynamoDB JSON over one keep-alive connection (fast enough to load data)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+    def call(self, op, body):
+        headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op, **AUTH}
+        for attempt in range(3):
+            try:
+                self.conn.request("POST", "/", body=json.dumps(body), headers=headers)
+                resp = self.conn.getresponse()
+                data = json.loads(resp.read() or b"{}")
+                if resp.status != 200:
+                    raise RuntimeError(f"{op} failed: {resp.status} {data}")
+                return data
+            except (http.client.HTTPException, ConnectionError):
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        raise RuntimeError(f"{op}: connection keeps failing")
+
+
+class Server:
+    def __init__(self, name, argv, port, env=None):
+        self.name, self.port = name, port
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        wait_http(port)
+
+    def rss_kb(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def ensure_dynalite():
+    cli = os.path.join(DEPS, "node_modules", "dynalite", "cli.js")
+    if not os.path.exists(cli):
+        os.makedirs(DEPS, exist_ok=True)
+        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", DEPS,
+                        f"dynalite@{DYNALITE_VERSION}"], check=True)
+    return cli
+
+
+def create_table(client, name, range_key=None, gsis=0):
+    defs = [{"AttributeName": "pk", "AttributeType": "S"}]
+    keys = [{"AttributeName": "pk", "KeyType": "HASH"}]
+    if range_key:
+        defs.append({"AttributeName": "sk", "AttributeType": "N"})
+        keys.append({"AttributeName": "sk", "KeyType": "RANGE"})
+    body = {"TableName": name, "KeySchema": keys, "AttributeDefinitions": defs,
+            "ProvisionedThroughput": {"ReadCapacityUnits": 1000, "WriteCapacityUnits": 1000}}
+    if gsis:
+        attrs = [("g1", "S"), ("g2", "S"), ("g3", "N")][:gsis]
+        body["AttributeDefinitions"] += [{"AttributeName": a, "AttributeType": t} for a, t in attrs]
+        body["GlobalSecondaryIndexes"] = [
+            {"IndexName": f"by_{a}", "KeySchema": [{"AttributeName": a, "KeyType": "HASH"}],
+             "Projection": {"ProjectionType": "ALL"},
+             "ProvisionedThroughput": {"ReadCapacityUnits": 1000, "WriteCapacityUnits": 1000}} for a, _ in attrs]
+    client.call("CreateTable", body)
+    for _ in range(600):  # dynalite creates tables asynchronously
+        if client.call("DescribeTable", {"TableName": name})["Table"]["TableStatus"] == "ACTIVE":
+            return
+        time.sleep(0.05)
+
+
+def load(port, table, items, workers=4):
+    """Loads items with BatchWriteItem from several connections; returns items per second."""
+    batches = [items[i:i + 25] for i in range(0, len(items), 25)]
+
+    def run(chunk):
+        c = Client(port)
+        for batch in chunk:
+            req = {table: [{"PutRequest": {"Item": it}} for it in batch]}
+            while req:
+                resp = c.call("BatchWriteItem", {"RequestItems": req})
+                req = resp.get("UnprocessedItems") or None
+    start = time.time()
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(run, [batches[i::workers] for i in range(workers)]))
+    return len(items) / (time.time() - start)
+
+
+def item_200(i):
+    return {"pk": {"S": f"item{i}"}, "n": {"N": str(i)}, "payload": {"S": "x" * 160}}
+
+
+def coll_item(p, s, prefix="coll"):
+    return {"pk": {"S": f"{prefix}{p}"}, "sk": {"N": str(s)}, "score": {"N": str((s * 37) % 100)},
+            "payload": {"S": "y" * 100}}
+
+
+WRK_LINE = re.compile(r"Requests/sec:\s+([\d.]+)")
+PCT = re.compile(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$", re.M)
+
+
+def wrk(port, script, duration, connections, threads, env):
+    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s", "--latency",
+                          "-s", os.path.join(LUA, script), f"http://127.0.0.1:{port}/"],
+                         capture_output=True, text=True, env={**os.environ, **env}, timeout=duration + 60)
+    m = WRK_LINE.search(out.stdout)
+    if not m:
+        raise RuntimeError("wrk output not understood:\n" + out.stdout + out.stderr)
+    lat = {}
+    for pct, value, unit in PCT.findall(out.stdout):
+        lat[pct] = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out.stdout)
+    return {"rps": float(m.group(1)), "p50_ms": lat.get("50"), "p99_ms": lat.get("99"),
+            "non2xx": int(errors.group(1)) if errors else 0}
+
+
+def startup_ms(binary, runs=7):
+    """Time from process start to the first served request (GET /), median of several runs."""
+    times, rss = [], []
+    for _ in range(runs):
+        port = free_port()
+        data = tempfile.mkdtemp(prefix="mt-start-")
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([binary, "serve", "--port", str(port), "--data", data],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                s = socket.create_connection(("127.0.0.1", port), timeout=1)
+                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                if s.recv(100).startswith(b"HTTP/1.1 200"):
+                    s.close()
+                    break
+                s.close()
+            except OSError:
+                time.sleep(0.0002)
+        times.append((time.perf_counter() - t0) * 1000)
+        time.sleep(1.0)
+        with open(f"/proc/{proc.pid}/status") as f:
+            rss += [int(l.split()[1]) for l in f if l.startswith("VmRSS:")]
+        proc.terminate()
+        proc.wait()
+        shutil.rmtree(data, ignore_errors=True)
+    return statistics.median(times), statistics.median(rss)
+
+
+def du_mb(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.path.getsize(os.path.join(root, f))
+            except OSError:
+                pass
+    return total / 1e6
+
+
+def full_scan_seconds(port, table):
+    c = Client(port)
+    start, count, t0 = None, 0, time.time()
+    while True:
+        body = {"TableName": table}
+        if start:
+            body["ExclusiveStartKey"] = start
+        resp = c.call("Scan", body)
+        count += resp["Count"]
+        start = resp.get("LastEvaluatedKey")
+        if not start:
+            return time.time() - t0, count
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--duration", type=int)
+    ap.add_argument("--connections", type=int, default=32)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--big-items", type=int, help="items in the large table (default 1,000,000; quick: 200,000)")
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "monotable"))
+    ap.add_argument("--skip-dynalite", action="store_true")
+    ap.add_argument("--json", help="also write the figures to this file")
+    args = ap.parse_args()
+    duration = args.duration or (3 if args.quick else 10)
+    big = args.big_items or (200_000 if args.quick else 1_000_000)
+    results = {"duration_s": duration, "connections": args.connections, "big_items": big}
+
+    workdir = tempfile.mkdtemp(prefix="mt-bench-")
+    servers = {}
+    try:
+        servers["monotable"] = Server("monotable", [args.binary, "serve", "--port", str(mt_port := free_port()),
+                                                    "--data", os.path.join(workdir, "mt")], mt_port)
+        if not args.skip_dynalite:
+            cli = ensure_dynalite()
+            servers["dynalite"] = Server("dynalite", ["node", cli, "--port", str(dl_port := free_port())], dl_port)
+        ng_port = free_port()
+        conf = os.path.join(workdir, "nginx.conf")
+        with open(os.path.join(HERE, "nginx.conf")) as f:
+            open(conf, "w").write(f.read().replace("__PORT__", str(ng_port)))
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        servers["nginx"] = Server("nginx", [nginx, "-c", conf, "-p", workdir], ng_port)
+
+        results["idle_rss_kb"] = {n: s.rss_kb() for n, s in servers.items() if n != "nginx"}
+        targets = [n for n in ("monotable", "dynalite") if n in servers]
+        for name in targets:
+            c = Client(servers[name].port)
+            create_table(c, "bench_items")
+            create_table(c, "bench_coll10", range_key=True)
+            create_table(c, "bench_coll100", range_key=True)
+            create_table(c, "bench_bulk")
+            create_table(c, "bench_gsi", gsis=3)
+            load(servers[name].port, "bench_items", [item_200(i) for i in range(10_000)])
+            load(servers[name].port, "bench_coll10", [coll_item(p, s) for p in range(1000) for s in range(10)])
+            load(servers[name].port, "bench_coll100", [coll_item(p, s) for p in range(100) for s in range(100)])
+
+        workloads = [
+            ("GetItem", "getitem.lua", {"BENCH_TABLE": "bench_items"}),
+            ("PutItem 200 B", "putitem.lua", {"BENCH_TABLE": "bench_items", "BENCH_ITEM_BYTES": "200"}),
+            ("PutItem 4 KB", "putitem.lua", {"BENCH_TABLE": "bench_items", "BENCH_ITEM_BYTES": "4096"}),
+            ("Query 10 items", "query.lua", {"BENCH_TABLE": "bench_coll10", "BENCH_PARTITIONS": "1000"}),
+            ("Query 100 items + filter", "query.lua",
+             {"BENCH_TABLE": "bench_coll100", "BENCH_PARTITIONS": "100", "BENCH_FILTER": "1"}),
+            ("BatchWriteItem x25", "batchwrite.lua", {"BENCH_TABLE": "bench_bulk"}),
+            ("PutItem, 3 GSIs", "gsiwrite.lua", {"BENCH_TABLE": "bench_gsi"}),
+        ]
+        rows = {}
+        for label, script, env in workloads:
+            rows[label] = {t: wrk(servers[t].port, script, duration, args.connections, args.threads, env)
+                           for t in targets}
+        rows["GetItem"]["nginx"] = wrk(ng_port, "getitem.lua", duration, args.connections, args.threads,
+                                       {"BENCH_TABLE": "bench_items"})
+        results["workloads"] = rows
+
+        # Full scan of the 10k-item table on each target.
+        results["scan_10k_s"] = {t: full_scan_seconds(servers[t].port, "bench_items")[0] for t in targets}
+
+        # Large table on monotable: bulk load rate, RSS and disk, Query latency 1M vs 10k, full scan.
+        mt = servers["monotable"]
+        c = Client(mt.port)
+        create_table(c, "bench_big", range_key=True)
+        partitions = big // 10
+        t0 = time.time()
+        rate = load(mt.port, "bench_big", [coll_item(p, s, "coll") for p in range(partitions) for s in range(10)])
+        results["big_load_items_per_s"] = rate
+        results["big_load_s"] = time.time() - t0
+        time.sleep(2)
+        results["rss_after_big_kb"] = mt.rss_kb()
+        results["disk_after_big_mb"] = du_mb(os.path.join(workdir, "mt"))
+        q_small = wrk(mt.port, "query.lua", duration, 1, 1, {"BENCH_TABLE": "bench_coll10", "BENCH_PARTITIONS": "1000"})
+        q_big = wrk(mt.port, "query.lua", duration, 1, 1,
+                    {"BENCH_TABLE": "bench_big", "BENCH_PARTITIONS": str(partitions)})
+        results["query_latency"] = {"10k_items": q_small, f"{big}_items": q_big}
+        results["scan_big_s"], _ = full_scan_seconds(mt.port, "bench_big")
+        results["bulk_batchwrite_items_per_s"] = {t: rows["BatchWriteItem x25"][t]["rps"] * 25 for t in targets}
+    finally:
+        for s in servers.values():
+            s.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    results["startup_ms"], results["startup_idle_rss_kb"] = startup_ms(args.binary)
+    report(results, targets)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+
+
+def fmt(x, digits=0):
+    return "-" if x is None else f"{x:,.{digits}f}"
+
+
+def report(r, targets):
+    print(f"\n## Throughput and latency ({r['duration_s']} s per run, {r['connections']} connections, wrk)\n")
+    head = "| workload | " + " | ".join(f"{t} req/s | {t} p50 ms | {t} p99 ms" for t in targets)
+    head += " | monotable / dynalite |" if "dynalite" in targets else " |"
+    print(head)
+    print("|" + "---|" * (1 + 3 * len(targets) + (1 if "dynalite" in targets else 0)))
+    for label, row in r["workloads"].items():
+        cells = []
+        for t in targets:
+            w = row[t]
+            cells += [fmt(w["rps"]), fmt(w["p50_ms"], 2), fmt(w["p99_ms"], 2)]
+            if w["non2xx"]:
+                cells[-3] += f" ({w['non2xx']} errors)"
+        line = f"| {label} | " + " | ".join(cells)
+        if "dynalite" in targets:
+            line += f" | {row['monotable']['rps'] / row['dynalite']['rps']:.1f}x |"
+        print(line + ("" if "dynalite" in targets else " |"))
+    ng = r["workloads"]["GetItem"]["nginx"]
+    print(f"\nnginx fixed reply (HTTP ceiling): {fmt(ng['rps'])} req/s; monotable GetItem = "
+          f"{100 * r['workloads']['GetItem']['monotable']['rps'] / ng['rps']:.0f}% of it")
+    print(f"\nStart to first served request: {r['startup_ms']:.1f} ms (median); idle RSS after start: "
+          f"{r['startup_idle_rss_kb'] / 1024:.1f} MB")
+    print("Idle RSS with the benchmark tables created: " +
+          ", ".join(f"{t} {kb / 1024:.1f} MB" for t, kb in r["idle_rss_kb"].items()))
+    print("Bulk load (BatchWriteItem, wrk): " +
+          ", ".join(f"{t} {fmt(v)} items/s" for t, v in r["bulk_batchwrite_items_per_s"].items()))
+    print(f"Large table: {r['big_items']:,} items loaded in {r['big_load_s']:.1f} s "
+          f"({fmt(r['big_load_items_per_s'])} items/s from a Python loader); RSS {r['rss_after_big_kb'] / 1024:.1f} MB, "
+          f"disk {r['disk_after_big_mb']:.1f} MB")
+    ql = r["query_latency"]
+    small, large = list(ql.values())
+    print(f"Query p50 (1 connection): 10k-item table {small['p50_ms']:.3f} ms, {r['big_items']:,}-item table "
+          f"{large['p50_ms']:.3f} ms (ratio {large['p50_ms'] / small['p50_ms']:.2f})")
+    print("Full scan of 10k items: " + ", ".join(f"{t} {v:.2f} s" for t, v in r["scan_10k_s"].items()) +
+          f"; monotable full scan of {r['big_items']:,} items: {r['scan_big_s']:.1f} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
