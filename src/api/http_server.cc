@@ -45,6 +45,11 @@ class Session : public std::enable_shared_from_this<Session> {
       auto it = req.find(beast::string_view(name.data(), name.size()));
       return it == req.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
     };
+    view.url = std::string_view(req.target().data(), req.target().size());
+    for (const auto& field : req) {
+      view.headers.emplace_back(std::string_view(field.name_string().data(), field.name_string().size()),
+                                std::string_view(field.value().data(), field.value().size()));
+    }
     view.target = header("X-Amz-Target");
     view.content_type = header("Content-Type");
     view.origin = header("Origin");

@@ -7,6 +7,7 @@
 
 #include "api/errors.h"
 #include "api/ops/operations.h"
+#include "api/request_fields.h"
 
 namespace monotable::api {
 namespace {
@@ -49,7 +50,8 @@ HttpResponse WithContentType(HttpResponse response, std::string_view content_typ
 
 }  // namespace
 
-Service::Service(table::Database& db, ServerIdentity identity) : db_(db), identity_(std::move(identity)) {
+Service::Service(table::Database& db, ServerIdentity identity, Authenticator auth)
+    : db_(db), identity_(std::move(identity)), auth_(std::move(auth)) {
   // Keyed by the whole X-Amz-Target: the Streams API answers on the same endpoint.
   for (const Operation* op : AllOperations()) operations_.emplace(std::string(kDynamoPrefix) + std::string(op->name), op);
   for (const Operation* op : StreamOperations()) {
@@ -75,6 +77,44 @@ HttpResponse Service::Error(const Status& status, const std::function<void(JsonW
   }
   WireError wire = ToWireError(status, details);
   return Finish(wire.http_status, std::move(wire.body), kAmzJson);
+}
+
+namespace {
+
+// Every table a request names: TableName, RequestItems keys, TransactItems[*].<action>.TableName.
+void CollectTables(const rapidjson::Value& v, int depth, std::vector<std::string>& out) {
+  if (depth > 4) return;
+  if (v.IsObject()) {
+    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+      std::string_view name(it->name.GetString(), it->name.GetStringLength());
+      if ((name == "TableName" || name == "ResourceArn") && it->value.IsString()) {
+        out.emplace_back(it->value.GetString(), it->value.GetStringLength());
+      } else if (name == "RequestItems" && it->value.IsObject()) {
+        for (auto t = it->value.MemberBegin(); t != it->value.MemberEnd(); ++t) out.emplace_back(t->name.GetString());
+      } else if (name == "TransactItems" || depth > 0) {
+        CollectTables(it->value, depth + 1, out);
+      }
+    }
+  } else if (v.IsArray()) {
+    for (const auto& e : v.GetArray()) CollectTables(e, depth + 1, out);
+  }
+}
+
+}  // namespace
+
+Status Service::Authorize(const std::string& access_key, std::string_view op, const rapidjson::Value& request) const {
+  std::vector<std::string> tables;
+  CollectTables(request, 0, tables);
+  for (std::string& table : tables) {
+    if (table.substr(0, 4) == "arn:") table = table.substr(table.find(":table/") + 7);
+    table = table.substr(0, table.find('/'));
+    if (!auth_.CanAccess(access_key, table)) {
+      return Status(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + identity_.account + ":user/" + access_key +
+                                                  " is not authorized to perform: dynamodb:" + std::string(op) +
+                                                  " on resource: " + TableArn(identity_, table));
+    }
+  }
+  return Status::Ok();
 }
 
 HttpResponse Service::Handle(HttpRequestView& request) {
@@ -106,6 +146,10 @@ HttpResponse Service::Handle(HttpRequestView& request) {
   }
   response_type = ResponseContentType(media);
 
+  // Signatures cover the body as sent: verify before the in-situ parse, report in AWS's order.
+  std::optional<Result<std::string>> caller;
+  if (auth_.enabled()) caller.emplace(auth_.Verify({request.method, request.url, request.headers, request.body}));
+
   rapidjson::Document doc;
   if (!request.body.empty()) {
     doc.ParseInsitu<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(request.body.data());
@@ -116,10 +160,15 @@ HttpResponse Service::Handle(HttpRequestView& request) {
   const Operation* op = nullptr;
   if (auto it = operations_.find(target); it != operations_.end()) op = it->second;
   if (!op) return with_cors(Error(Status(ErrorCode::kUnknownOperation, "")));
+  if (caller && !caller->ok()) return with_cors(Error(caller->status()));
   if (request.body.empty()) return with_cors(Error(Status::Serialization("")));
 
   Status checked = CheckRequest(*op->shape, doc, doc.GetAllocator());
   if (!checked.ok()) return with_cors(Error(checked));
+  if (caller) {
+    Status allowed = Authorize(**caller, op->name, doc);
+    if (!allowed.ok()) return with_cors(Error(allowed));
+  }
 
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);

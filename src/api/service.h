@@ -13,12 +13,15 @@
 #include <vector>
 
 #include "api/operation.h"
+#include "api/sigv4.h"
 #include "table/database.h"
 
 namespace monotable::api {
 
 struct HttpRequestView {
   std::string_view method;
+  std::string_view url;  // path and query string
+  std::vector<std::pair<std::string_view, std::string_view>> headers;  // all of them, for SigV4
   std::string_view target;        // X-Amz-Target
   std::string_view content_type;  // Content-Type
   std::string_view origin;        // Origin (CORS)
@@ -35,17 +38,19 @@ struct HttpResponse {
 
 class Service {
  public:
-  Service(table::Database& db, ServerIdentity identity);
+  Service(table::Database& db, ServerIdentity identity, Authenticator auth = {});
 
   HttpResponse Handle(HttpRequestView& request);
 
  private:
   HttpResponse Finish(int status, std::string body, std::string_view content_type);
+  Status Authorize(const std::string& access_key, std::string_view op, const rapidjson::Value& request) const;
   HttpResponse Error(const Status& status, const std::function<void(JsonWriter&)>& details = nullptr);
 
   table::Database& db_;
   ServerIdentity identity_;
   txn::IdempotencyCache idempotency_;
+  Authenticator auth_;
   std::map<std::string, const Operation*, std::less<>> operations_;
 };
 

@@ -18,6 +18,7 @@ int Usage(const char* message) {
                "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "                       [--threads N] [--region R] [--ttl-period-ms MS] [--ttl-change-interval-ms MS]\n"
+               "                       [--credentials FILE]\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
@@ -25,6 +26,9 @@ int Usage(const char* message) {
                "  --sync         fsync the write-ahead log before acknowledging writes\n"
                "  --threads N    I/O threads (default: one per core)\n"
                "  --region R     region named in ARNs and the health check (default us-east-1)\n"
+               "  --credentials FILE\n"
+               "                 verify SigV4 signatures against the keys in FILE (lines: KEY SECRET [TABLE...]);\n"
+               "                 the environment variable MONOTABLE_CREDENTIALS=KEY:SECRET,... does the same\n"
                "  --ttl-period-ms MS\n"
                "                 how often expired (TTL) items are looked for and deleted (default 1000)\n"
                "  --ttl-change-interval-ms MS\n"
@@ -39,6 +43,7 @@ int Serve(int argc, char** argv) {
   db_options.path = "monotable-data";
   monotable::api::ServerIdentity identity;
   bool data_given = false;
+  std::string credentials_file;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -65,6 +70,10 @@ int Serve(int argc, char** argv) {
       const char* v = value();
       if (!v || std::atoi(v) <= 0) return Usage("--threads needs a positive number");
       server.threads = std::atoi(v);
+    } else if (arg == "--credentials") {
+      const char* v = value();
+      if (!v) return Usage("--credentials needs a file");
+      credentials_file = v;
     } else if (arg == "--region") {
       const char* v = value();
       if (!v) return Usage("--region needs a value");
@@ -91,7 +100,23 @@ int Serve(int argc, char** argv) {
     std::fprintf(stderr, "monotable: cannot open database: %s\n", db.status().message().c_str());
     return 1;
   }
-  monotable::api::Service service(**db, identity);
+  monotable::api::Authenticator auth;
+  if (!credentials_file.empty()) {
+    auto loaded = monotable::api::Authenticator::FromFile(credentials_file);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "monotable: %s\n", loaded.status().message().c_str());
+      return 1;
+    }
+    auth = std::move(loaded).value();
+  } else if (const char* env = std::getenv("MONOTABLE_CREDENTIALS"); env && *env) {
+    auto loaded = monotable::api::Authenticator::FromEnvironment(env);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "monotable: %s\n", loaded.status().message().c_str());
+      return 1;
+    }
+    auth = std::move(loaded).value();
+  }
+  monotable::api::Service service(**db, identity, std::move(auth));
   monotable::api::HttpServer http(service, server);
   if (auto st = http.Listen(); !st.ok()) {
     std::fprintf(stderr, "monotable: %s\n", st.message().c_str());

@@ -1,0 +1,60 @@
+// SigV4 request authentication (off unless credentials are configured).
+//
+// Contract: Verify() accepts a request signed with AWS Signature Version 4 by one of the
+// configured access keys, in the Authorization header or in presigned query parameters
+// (X-Amz-Algorithm, X-Amz-Credential, X-Amz-Date, X-Amz-SignedHeaders, X-Amz-Signature), and
+// refuses the rest with AWS's errors and messages: MissingAuthenticationTokenException (nothing
+// signed), IncompleteSignatureException (malformed header or parameters),
+// UnrecognizedClientException (unknown access key), InvalidSignatureException (wrong signature,
+// date more than 15 minutes off, expired presigned URL). On success it returns the access key,
+// which per-key table rules (CanAccess) then authorize.
+//
+// Credentials: a file with one key per line, `ACCESS_KEY SECRET [TABLE_PATTERN ...]` (`#` starts a
+// comment; patterns may end in `*`; no pattern = every table), or the environment variable
+// MONOTABLE_CREDENTIALS = "AK1:SECRET1,AK2:SECRET2".
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+
+namespace monotable::api {
+
+struct SignedRequest {
+  std::string_view method;
+  std::string_view url;  // path and query string as received
+  std::vector<std::pair<std::string_view, std::string_view>> headers;
+  std::string_view body;
+};
+
+class Authenticator {
+ public:
+  // Loads credentials; an empty authenticator (no keys) accepts everything.
+  static Result<Authenticator> FromFile(const std::string& path);
+  static Result<Authenticator> FromEnvironment(std::string_view spec);
+  void AddKey(std::string access_key, std::string secret, std::vector<std::string> table_patterns = {});
+
+  bool enabled() const { return !keys_.empty(); }
+  Result<std::string> Verify(const SignedRequest& request,
+                             std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) const;
+  bool CanAccess(const std::string& access_key, std::string_view table) const;
+
+ private:
+  struct Key {
+    std::string secret;
+    std::vector<std::string> tables;
+  };
+  std::map<std::string, Key, std::less<>> keys_;
+};
+
+// Exposed for tests: the hex SigV4 signature of a canonical request.
+std::string SignatureFor(std::string_view secret, std::string_view date, std::string_view region,
+                         std::string_view service, std::string_view string_to_sign);
+std::string Sha256Hex(std::string_view data);
+
+}  // namespace monotable::api
