@@ -1,6 +1,10 @@
 #include "api/http_server.h"
 
+#include <atomic>
 #include <cstdio>
+#include <functional>
+#include <mutex>
+#include <unordered_set>
 #include <thread>
 #include <vector>
 
@@ -17,19 +21,53 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr uint64_t kMaxBody = 16 * 1024 * 1024;
-constexpr auto kIdleTimeout = std::chrono::minutes(5);
+// Time a connection may take to deliver one whole request (also the idle keep-alive limit), so
+// slow or stuck clients cannot hold connections forever.
+constexpr auto kRequestTimeout = std::chrono::seconds(120);
+
+class Session;
+
+// Live sessions, so a shutdown can close idle ones and let busy ones finish their request.
+struct SessionRegistry {
+  std::mutex mutex;
+  std::unordered_set<Session*> sessions;
+  std::atomic<size_t> count{0};
+  std::atomic<bool> draining{false};
+  std::function<void()> on_drained;  // set before draining starts; runs when the last session ends
+};
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Service& service) : stream_(std::move(socket)), service_(service) {}
+  Session(tcp::socket socket, Service& service, SessionRegistry& registry)
+      : stream_(std::move(socket)), service_(service), registry_(registry) {
+    std::lock_guard lock(registry_.mutex);
+    registry_.sessions.insert(this);
+    ++registry_.count;
+  }
+  ~Session() {
+    std::lock_guard lock(registry_.mutex);
+    registry_.sessions.erase(this);
+    if (--registry_.count == 0 && registry_.draining && registry_.on_drained) registry_.on_drained();
+  }
 
   void Start() { ReadRequest(); }
 
+  // Called (from any thread) when the server drains: an idle session closes now, a busy one
+  // after it has answered its current request.
+  void Drain() {
+    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->busy_) self->Close();
+    });
+  }
+
  private:
   void ReadRequest() {
+    if (registry_.draining) return Close();
     parser_.emplace();
     parser_->body_limit(kMaxBody);
-    stream_.expires_after(kIdleTimeout);
+    parser_->header_limit(64 * 1024);
+    stream_.expires_after(kRequestTimeout);
+    busy_ = false;
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
   }
@@ -37,6 +75,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnRead(beast::error_code ec) {
     if (ec == http::error::body_limit) return SendTooLarge();
     if (ec) return Close();
+    busy_ = true;
     auto& req = parser_->get();
     HttpRequestView view;
     auto method = req.method_string();
@@ -69,6 +108,7 @@ class Session : public std::enable_shared_from_this<Session> {
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(out.status), version);
     for (auto& [name, value] : out.headers) res->set(name, value);
     res->body() = std::move(out.body);
+    if (registry_.draining) keep_alive = false;
     res->keep_alive(keep_alive);
     res->prepare_payload();
     http::async_write(stream_, *res, [self = shared_from_this(), res, keep_alive](beast::error_code ec, size_t) {
@@ -124,6 +164,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::request_parser<http::string_body>> parser_;
   std::unique_ptr<char[]> drain_buffer_;
   Service& service_;
+  SessionRegistry& registry_;
+  bool busy_ = false;  // touched only on the session's strand
 };
 
 }  // namespace
@@ -136,8 +178,12 @@ struct HttpServer::Impl {
     acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
       if (!ec) {
-        socket.set_option(tcp::no_delay(true), ec);
-        std::make_shared<Session>(std::move(socket), service)->Start();
+        if (registry.count >= options.max_connections) {
+          socket.close(ec);  // over the connection cap: refuse rather than starve the others
+        } else {
+          socket.set_option(tcp::no_delay(true), ec);
+          std::make_shared<Session>(std::move(socket), service, registry)->Start();
+        }
       }
       Accept();
     });
@@ -147,6 +193,8 @@ struct HttpServer::Impl {
   ServerOptions options;
   asio::io_context io;
   tcp::acceptor acceptor;
+  SessionRegistry registry;
+  std::unique_ptr<asio::steady_timer> deadline;
 };
 
 HttpServer::HttpServer(Service& service, ServerOptions options)
@@ -197,9 +245,26 @@ void HttpServer::Run() {
 
 void HttpServer::Stop() {
   asio::post(impl_->io, [this] {
+    if (impl_->registry.draining) return;
+    impl_->deadline = std::make_unique<asio::steady_timer>(impl_->io, std::chrono::seconds(10));
+    impl_->registry.on_drained = [this] { asio::post(impl_->io, [this] { impl_->deadline->cancel(); }); };
+    impl_->registry.draining = true;
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
-    impl_->io.stop();
+    // In-flight requests finish and are answered; idle connections close. The I/O loop ends when
+    // nothing is left, or after a grace period at the latest.
+    std::vector<std::shared_ptr<Session>> live;
+    {
+      std::lock_guard lock(impl_->registry.mutex);
+      for (Session* s : impl_->registry.sessions) {
+        if (auto p = s->weak_from_this().lock()) live.push_back(std::move(p));
+      }
+    }
+    impl_->deadline->async_wait([this](beast::error_code ec) {
+      if (!ec) impl_->io.stop();
+    });
+    for (auto& s : live) s->Drain();
+    if (live.empty()) impl_->deadline->cancel();
   });
 }
 

@@ -3,8 +3,10 @@
 // Contract: Listen() binds (port 0 picks a free port, see port()); Run() serves on `threads`
 // I/O threads until Stop() (safe from any thread or a signal handler via asio). Requests on one
 // connection are answered in order; a body over 16 MiB gets 413 and the connection is closed;
-// idle connections are closed after 5 minutes. A failure inside an operation (an exception)
-// answers 500 InternalServerError for that request only.
+// a request (or an idle keep-alive wait) may take at most 120 s; connections beyond
+// max_connections are refused. A failure inside an operation (an exception) answers 500
+// InternalServerError for that request only. Stop() (SIGINT/SIGTERM) drains: no new
+// connections, in-flight requests are answered, idle connections close, Run() returns.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;
   int threads = 0;  // 0: one per core
+  size_t max_connections = 4096;
 };
 
 class HttpServer {

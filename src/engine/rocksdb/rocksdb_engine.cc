@@ -238,6 +238,7 @@ Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) 
   rocksdb::Status s = rocksdb::DB::Open(MakeOptions(), options.path, &raw);
   if (!s.ok()) return FromRocks(s);
   DbPtr db(raw, [](rocksdb::DB* d) {
+    d->FlushWAL(/*sync=*/true).PermitUncheckedError();  // a clean shutdown leaves nothing unsynced
     d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
     delete d;
   });
