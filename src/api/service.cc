@@ -1,6 +1,8 @@
 #include "api/service.h"
 
+#include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <random>
 
 #include <zlib.h>
@@ -50,8 +52,23 @@ HttpResponse WithContentType(HttpResponse response, std::string_view content_typ
 
 }  // namespace
 
+namespace {
+
+std::vector<std::string> OperationNames() {
+  std::vector<std::string> names;
+  for (const Operation* op : AllOperations()) names.emplace_back(op->name);
+  return names;
+}
+
+std::string_view OperationOf(std::string_view target) {
+  auto dot = target.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : target.substr(dot + 1);
+}
+
+}  // namespace
+
 Service::Service(table::Database& db, ServerIdentity identity, Authenticator auth)
-    : db_(db), identity_(std::move(identity)), auth_(std::move(auth)) {
+    : db_(db), identity_(std::move(identity)), auth_(std::move(auth)), metrics_(OperationNames()) {
   // Keyed by the whole X-Amz-Target: the Streams API answers on the same endpoint.
   for (const Operation* op : AllOperations()) operations_.emplace(std::string(kDynamoPrefix) + std::string(op->name), op);
   for (const Operation* op : StreamOperations()) {
@@ -118,6 +135,30 @@ Status Service::Authorize(const std::string& access_key, std::string_view op, co
 }
 
 HttpResponse Service::Handle(HttpRequestView& request) {
+  auto start = std::chrono::steady_clock::now();
+  std::string_view operation = OperationOf(request.target);
+  size_t slot = metrics_.SlotOf(operation);
+  HttpResponse response = Dispatch(request);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  if (request.method == "POST") metrics_.Record(slot, response.status, elapsed);
+  if (log_requests_ || response.status >= 500) {
+    std::string_view id;
+    for (const auto& [k, v] : response.headers) {
+      if (k == "x-amzn-RequestId") id = v;
+    }
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    std::fprintf(stderr, "{\"time\":\"%s\",\"requestId\":\"%.*s\",\"operation\":\"%.*s\",\"status\":%d,\"ms\":%.3f}\n",
+                 when, static_cast<int>(id.size()), id.data(), static_cast<int>(operation.size()), operation.data(),
+                 response.status, std::chrono::duration<double, std::milli>(elapsed).count());
+  }
+  return response;
+}
+
+HttpResponse Service::Dispatch(HttpRequestView& request) {
   if (!request.origin.empty() && request.method == "OPTIONS") {
     HttpResponse response = Finish(200, "", kAmzJson);
     response.headers.emplace_back("Access-Control-Allow-Origin", "*");
@@ -137,6 +178,9 @@ HttpResponse Service::Handle(HttpRequestView& request) {
     return response;
   };
   if (request.method == "GET") {
+    std::string_view path = request.url.substr(0, request.url.find('?'));
+    if (path == "/metrics") return Finish(200, metrics_.Render(), "text/plain; version=0.0.4");
+    if (path == "/health") return Finish(200, R"({"status":"ok"})", "application/json");
     return with_cors(Finish(200, "healthy: dynamodb." + identity_.region + ".amazonaws.com ", "text/plain"));
   }
   std::string_view media = MediaType(request.content_type);

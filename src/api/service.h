@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/metrics.h"
 #include "api/operation.h"
 #include "api/sigv4.h"
 #include "table/database.h"
@@ -40,9 +41,14 @@ class Service {
  public:
   Service(table::Database& db, ServerIdentity identity, Authenticator auth = {});
 
+  // Answers one request and records it in the metrics (and the request log, when enabled).
   HttpResponse Handle(HttpRequestView& request);
+  // One JSON line per request on stderr: time, request id, operation, status, milliseconds.
+  void set_log_requests(bool on) { log_requests_ = on; }
+  const Metrics& metrics() const { return metrics_; }
 
  private:
+  HttpResponse Dispatch(HttpRequestView& request);
   HttpResponse Finish(int status, std::string body, std::string_view content_type);
   Status Authorize(const std::string& access_key, std::string_view op, const rapidjson::Value& request) const;
   HttpResponse Error(const Status& status, const std::function<void(JsonWriter&)>& details = nullptr);
@@ -51,6 +57,8 @@ class Service {
   ServerIdentity identity_;
   txn::IdempotencyCache idempotency_;
   Authenticator auth_;
+  Metrics metrics_;
+  bool log_requests_ = false;
   std::map<std::string, const Operation*, std::less<>> operations_;
 };
 

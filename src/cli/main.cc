@@ -26,6 +26,7 @@ int Usage(const char* message) {
                "  --sync         fsync the write-ahead log before acknowledging writes\n"
                "  --threads N    I/O threads (default: one per core)\n"
                "  --region R     region named in ARNs and the health check (default us-east-1)\n"
+               "  --log-requests one JSON line per request on stderr (errors are always logged)\n"
                "  --credentials FILE\n"
                "                 verify SigV4 signatures against the keys in FILE (lines: KEY SECRET [TABLE...]);\n"
                "                 the environment variable MONOTABLE_CREDENTIALS=KEY:SECRET,... does the same\n"
@@ -44,6 +45,7 @@ int Serve(int argc, char** argv) {
   monotable::api::ServerIdentity identity;
   bool data_given = false;
   std::string credentials_file;
+  bool log_requests = false;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -70,6 +72,8 @@ int Serve(int argc, char** argv) {
       const char* v = value();
       if (!v || std::atoi(v) <= 0) return Usage("--threads needs a positive number");
       server.threads = std::atoi(v);
+    } else if (arg == "--log-requests") {
+      log_requests = true;
     } else if (arg == "--credentials") {
       const char* v = value();
       if (!v) return Usage("--credentials needs a file");
@@ -117,6 +121,7 @@ int Serve(int argc, char** argv) {
     auth = std::move(loaded).value();
   }
   monotable::api::Service service(**db, identity, std::move(auth));
+  service.set_log_requests(log_requests);
   monotable::api::HttpServer http(service, server);
   if (auto st = http.Listen(); !st.ok()) {
     std::fprintf(stderr, "monotable: %s\n", st.message().c_str());

@@ -63,3 +63,34 @@ def test_stuck_client_does_not_block_others(server, ddb):
     ddb.list_tables()
     assert time.time() - t0 < 2
     stuck.close()
+
+
+def test_metrics_endpoint_counts_requests_errors_and_latency(server, ddb, hash_table):
+    import http.client
+    import re
+
+    def scrape():
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/metrics")
+        resp = conn.getresponse()
+        assert resp.status == 200
+        return resp.read().decode()
+
+    def value(text, pattern):
+        m = re.search(pattern + r" (\d+)", text)
+        return int(m.group(1)) if m else 0
+
+    before = scrape()
+    for _ in range(3):
+        ddb.get_item(TableName=hash_table, Key={"pk": {"S": "x"}})
+    try:
+        ddb.get_item(TableName=hash_table, Key={"nope": {"S": "x"}})
+    except Exception:
+        pass
+    after = scrape()
+    assert value(after, r'monotable_requests_total\{operation="GetItem"\}') - \
+        value(before, r'monotable_requests_total\{operation="GetItem"\}') == 4
+    assert value(after, r'monotable_errors_total\{operation="GetItem",kind="client"\}') - \
+        value(before, r'monotable_errors_total\{operation="GetItem",kind="client"\}') == 1
+    assert value(after, r'monotable_request_duration_seconds_count\{operation="GetItem"\}') >= 4
+    assert 'monotable_request_duration_seconds_bucket{operation="GetItem",le="+Inf"}' in after
