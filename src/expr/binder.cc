@@ -64,7 +64,7 @@ std::string RenderLiteral(const AttributeValue& v) {
 // Resolution state shared by the per-kind validators.
 class Resolver {
  public:
-  Resolver(const ParsedExpression& parsed, const NameMap* names, const ValueMap* values) : parsed_(parsed) {
+  Resolver(const ParsedExpression& parsed, const NameMap* names, const ValueMap* values) {
     resolved_names_.resize(parsed.name_refs.size());
     resolved_values_.resize(parsed.value_refs.size(), nullptr);
     for (size_t i = 0; i < parsed.name_refs.size(); ++i) {
@@ -89,7 +89,7 @@ class Resolver {
     return "An expression attribute value used in expression is not defined; attribute value: " + ref;
   }
 
-  // Undefined names first, in text order, else nullopt.
+  // Records the path's first undefined #name (in text order).
   void CheckPathNames(const Path& path, Errors& e) const {
     for (const auto& el : path.elements) {
       if (el.kind == PathElement::Kind::kNameRef && Name(el.slot) == nullptr) {
@@ -142,7 +142,6 @@ class Resolver {
                             "function; operator: " + std::string(op_name) + ", first operand: " + FormatPath(*pa));
   }
 
-  const ParsedExpression& parsed_;
   std::vector<const std::string*> resolved_names_;
   std::vector<const AttributeValue*> resolved_values_;
 };
