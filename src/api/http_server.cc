@@ -1,5 +1,6 @@
 #include "api/http_server.h"
 
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <functional>
@@ -27,7 +28,8 @@ constexpr auto kRequestTimeout = std::chrono::seconds(120);
 
 class Session;
 
-// Live sessions, so a shutdown can close idle ones and let busy ones finish their request.
+// Live sessions, so a shutdown can close idle ones and let busy ones finish their request, and a
+// periodic sweep can close connections that stopped making progress.
 struct SessionRegistry {
   std::mutex mutex;
   std::unordered_set<Session*> sessions;
@@ -36,10 +38,31 @@ struct SessionRegistry {
   std::function<void()> on_drained;  // set before draining starts; runs when the last session ends
 };
 
+int64_t NowTicks() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+const char* Reason(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 413: return "Payload Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Unknown";
+  }
+}
+
+// One connection. Reads requests with Beast's parser straight from the socket and writes each
+// answer as two buffers (a hand-built head and the body): no per-operation timers or serializer
+// machinery on the hot path. Timeouts come from the registry's sweep (last_activity_).
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket socket, Service& service, SessionRegistry& registry)
-      : stream_(std::move(socket)), service_(service), registry_(registry) {
+      : socket_(std::move(socket)), service_(service), registry_(registry), last_activity_(NowTicks()) {
     std::lock_guard lock(registry_.mutex);
     registry_.sessions.insert(this);
     ++registry_.count;
@@ -55,9 +78,15 @@ class Session : public std::enable_shared_from_this<Session> {
   // Called (from any thread) when the server drains: an idle session closes now, a busy one
   // after it has answered its current request.
   void Drain() {
-    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
       if (!self->busy_) self->Close();
     });
+  }
+
+  // Called by the sweep: closes the connection if it made no progress for `limit_ms`.
+  void CloseIfStale(int64_t now, int64_t limit_ms) {
+    if (now - last_activity_.load(std::memory_order_relaxed) <= limit_ms) return;
+    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->Close(); });
   }
 
  private:
@@ -66,9 +95,9 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->body_limit(kMaxBody);
     parser_->header_limit(64 * 1024);
-    stream_.expires_after(kRequestTimeout);
     busy_ = false;
-    http::async_read(stream_, buffer_, *parser_,
+    last_activity_.store(NowTicks(), std::memory_order_relaxed);
+    http::async_read(socket_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
   }
 
@@ -76,27 +105,29 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == http::error::body_limit) return SendTooLarge();
     if (ec) return Close();
     busy_ = true;
+    last_activity_.store(NowTicks(), std::memory_order_relaxed);
     auto& req = parser_->get();
+    auto view_of = [](beast::string_view v) { return std::string_view(v.data(), v.size()); };
     HttpRequestView view;
-    auto method = req.method_string();
-    view.method = std::string_view(method.data(), method.size());
-    auto header = [&](std::string_view name) -> std::string_view {
-      auto it = req.find(beast::string_view(name.data(), name.size()));
-      return it == req.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
-    };
-    view.url = std::string_view(req.target().data(), req.target().size());
+    view.method = view_of(req.method_string());
+    view.url = view_of(req.target());
+    view.headers.reserve(16);
     for (const auto& field : req) {
-      view.headers.emplace_back(std::string_view(field.name_string().data(), field.name_string().size()),
-                                std::string_view(field.value().data(), field.value().size()));
+      std::string_view name = view_of(field.name_string());
+      std::string_view value = view_of(field.value());
+      view.headers.emplace_back(name, value);
+      switch (field.name()) {
+        case http::field::content_type: view.content_type = value; break;
+        case http::field::origin: view.origin = value; break;
+        case http::field::access_control_request_headers: view.cors_request_headers = value; break;
+        case http::field::access_control_request_method: view.cors_request_method = value; break;
+        default:
+          if (name.size() == 12 && beast::iequals(field.name_string(), "X-Amz-Target")) view.target = value;
+      }
     }
-    view.target = header("X-Amz-Target");
-    view.content_type = header("Content-Type");
-    view.origin = header("Origin");
-    view.cors_request_headers = header("Access-Control-Request-Headers");
-    view.cors_request_method = header("Access-Control-Request-Method");
     view.body = std::move(req.body());
-    bool keep_alive = req.keep_alive();
-    unsigned version = req.version();
+    bool keep_alive = req.keep_alive() && !registry_.draining;
+    bool http10 = req.version() == 10;
 
     HttpResponse out;
     try {
@@ -105,13 +136,29 @@ class Session : public std::enable_shared_from_this<Session> {
       std::fprintf(stderr, "monotable: request failed: %s\n", e.what());
       out = InternalError();
     }
-    auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(out.status), version);
-    for (auto& [name, value] : out.headers) res->set(name, value);
-    res->body() = std::move(out.body);
-    if (registry_.draining) keep_alive = false;
-    res->keep_alive(keep_alive);
-    res->prepare_payload();
-    http::async_write(stream_, *res, [self = shared_from_this(), res, keep_alive](beast::error_code ec, size_t) {
+    WriteResponse(out, keep_alive, http10);
+  }
+
+  void WriteResponse(HttpResponse& out, bool keep_alive, bool http10) {
+    head_.clear();
+    head_.append(http10 ? "HTTP/1.0 " : "HTTP/1.1 ");
+    head_.append(std::to_string(out.status));
+    head_.push_back(' ');
+    head_.append(Reason(out.status));
+    head_.append("\r\n");
+    for (const auto& [name, value] : out.headers) {
+      head_.append(name);
+      head_.append(": ");
+      head_.append(value);
+      head_.append("\r\n");
+    }
+    head_.append("Content-Length: ");
+    head_.append(std::to_string(out.body.size()));
+    head_.append(keep_alive ? (http10 ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\n\r\n")
+                            : "\r\nConnection: close\r\n\r\n");
+    body_ = std::move(out.body);
+    std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
+    asio::async_write(socket_, buffers, [self = shared_from_this(), keep_alive](beast::error_code ec, size_t) {
       if (ec || !keep_alive) return self->Close();
       self->ReadRequest();
     });
@@ -125,19 +172,23 @@ class Session : public std::enable_shared_from_this<Session> {
     return out;
   }
 
-  // Answers 413 and then reads (and drops) the rest of the body for a bounded time and size, so
-  // a client that sends its whole body before reading the answer sees the 413, not a reset.
+  // Answers 413 and then reads (and drops) the rest of the body for a bounded size (the sweep
+  // bounds the time), so a client that sends its whole body before reading the answer sees the
+  // 413, not a reset.
   void SendTooLarge() {
-    auto res = std::make_shared<http::response<http::string_body>>(http::status::payload_too_large, 11);
-    res->set(http::field::content_type, "text/plain");
-    res->set("x-amzn-RequestId", "TOOLARGE" + std::to_string(reinterpret_cast<uintptr_t>(this)));
-    res->body() = "Request Entity Too Large";
-    res->keep_alive(false);
-    res->prepare_payload();
-    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
+    HttpResponse out;
+    out.status = 413;
+    out.body = "Request Entity Too Large";
+    out.headers.emplace_back("Content-Type", "text/plain");
+    out.headers.emplace_back("x-amzn-RequestId", "TOOLARGE" + std::to_string(reinterpret_cast<uintptr_t>(this)));
+    head_ = "HTTP/1.1 413 Payload Too Large\r\n";
+    for (const auto& [name, value] : out.headers) head_ += name + ": " + value + "\r\n";
+    head_ += "Content-Length: " + std::to_string(out.body.size()) + "\r\nConnection: close\r\n\r\n";
+    body_ = std::move(out.body);
+    std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
+    asio::async_write(socket_, buffers, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return self->Close();
-      self->stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-      self->stream_.expires_after(std::chrono::seconds(10));
+      self->socket_.shutdown(tcp::socket::shutdown_send, ec);
       self->Drain(0);
     });
   }
@@ -146,7 +197,8 @@ class Session : public std::enable_shared_from_this<Session> {
     constexpr size_t kMaxDrain = 64 * 1024 * 1024;
     if (drained > kMaxDrain) return Close();
     if (!drain_buffer_) drain_buffer_ = std::make_unique<char[]>(64 * 1024);
-    stream_.async_read_some(asio::buffer(drain_buffer_.get(), 64 * 1024),
+    last_activity_.store(NowTicks(), std::memory_order_relaxed);
+    socket_.async_read_some(asio::buffer(drain_buffer_.get(), 64 * 1024),
                             [self = shared_from_this(), drained](beast::error_code ec, size_t n) {
                               if (ec) return self->Close();
                               self->Drain(drained + n);
@@ -155,16 +207,19 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Close() {
     beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream_.close();
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
   }
 
-  beast::tcp_stream stream_;
+  tcp::socket socket_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::string head_;
+  std::string body_;
   std::unique_ptr<char[]> drain_buffer_;
   Service& service_;
   SessionRegistry& registry_;
+  std::atomic<int64_t> last_activity_;
   bool busy_ = false;  // touched only on the session's strand
 };
 
@@ -195,6 +250,26 @@ struct HttpServer::Impl {
   tcp::acceptor acceptor;
   SessionRegistry registry;
   std::unique_ptr<asio::steady_timer> deadline;
+  std::unique_ptr<asio::steady_timer> sweep;
+
+  // Every few seconds: close connections that made no progress within the request timeout.
+  void Sweep() {
+    sweep->expires_after(std::chrono::seconds(5));
+    sweep->async_wait([this](beast::error_code ec) {
+      if (ec || registry.draining) return;
+      int64_t now = NowTicks();
+      int64_t limit = std::chrono::duration_cast<std::chrono::milliseconds>(kRequestTimeout).count();
+      std::vector<std::shared_ptr<Session>> live;
+      {
+        std::lock_guard lock(registry.mutex);
+        for (Session* s : registry.sessions) {
+          if (auto p = s->weak_from_this().lock()) live.push_back(std::move(p));
+        }
+      }
+      for (auto& s : live) s->CloseIfStale(now, limit);
+      Sweep();
+    });
+  }
 };
 
 HttpServer::HttpServer(Service& service, ServerOptions options)
@@ -232,6 +307,8 @@ uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port
 
 void HttpServer::Run() {
   impl_->Accept();
+  impl_->sweep = std::make_unique<asio::steady_timer>(impl_->io);
+  impl_->Sweep();
   // SIGINT/SIGTERM stop the server gracefully: no new connections, then the I/O loop ends.
   asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
   signals.async_wait([this](beast::error_code ec, int) {
@@ -251,6 +328,7 @@ void HttpServer::Stop() {
     impl_->registry.draining = true;
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
+    if (impl_->sweep) impl_->sweep->cancel();
     // In-flight requests finish and are answered; idle connections close. The I/O loop ends when
     // nothing is left, or after a grace period at the latest.
     std::vector<std::shared_ptr<Session>> live;
