@@ -420,43 +420,53 @@ bool Satisfies(const Constraint& c, const rapidjson::Value& v, bool table_name =
   }
 }
 
+// Walks the request in shape order collecting constraint violations. The path of the value being
+// checked is kept as a stack of segments and only spelled out ("attributeDefinitions.1.member.
+// attributeType") when a violation is reported, so a valid request costs no string building.
 class ConstraintWalker {
  public:
   std::vector<std::string> errors;
 
   void Members(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>>& members,
-               const rapidjson::Value* obj, const std::string& parent) {
+               const rapidjson::Value* obj) {
     for (const auto& [name, shape] : members) {
       const rapidjson::Value* v = nullptr;
       if (obj && obj->IsObject()) {
         auto it = obj->FindMember(rapidjson::StringRef(name.data(), name.size()));
         if (it != obj->MemberEnd()) v = &it->value;
       }
-      One(name, v, *shape, parent);
+      One(name, v, *shape);
     }
   }
 
-  void One(const std::string& attr, const rapidjson::Value* v, const Shape& shape, const std::string& parent) {
+  void One(std::string_view attr, const rapidjson::Value* v, const Shape& shape) {
     if (v && v->IsNull()) v = nullptr;
     for (const auto& c : shape.constraints) {
       if (errors.size() >= 10) return;
       if (c.check != Check::kNotNull && !v) continue;
-      std::string prefix = parent.empty() ? "" : parent + ".";
       switch (c.check) {
         case Check::kChildren:
+          path_.push_back({attr, true, 0});
           if (shape.kind == Kind::kList || shape.kind == Kind::kParamList) {
-            if (!shape.element) break;
-            for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
-              One("member", &(*v)[i], *shape.element, prefix + LowerFirst(attr) + "." + std::to_string(i + 1));
+            if (shape.element) {
+              for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+                path_.push_back({{}, false, i + 1});
+                One("member", &(*v)[i], *shape.element);
+                path_.pop_back();
+              }
             }
           } else if (shape.kind == Kind::kMap || shape.kind == Kind::kParamMap) {
-            if (!shape.element) break;
-            for (auto it = v->MemberBegin(); it != v->MemberEnd(); ++it) {
-              One("member", &it->value, *shape.element, prefix + LowerFirst(attr) + "." + it->name.GetString());
+            if (shape.element) {
+              for (auto it = v->MemberBegin(); it != v->MemberEnd(); ++it) {
+                path_.push_back({{it->name.GetString(), it->name.GetStringLength()}, false, 0});
+                One("member", &it->value, *shape.element);
+                path_.pop_back();
+              }
             }
           } else {
-            Members(shape.members, v, prefix + LowerFirst(attr));
+            Members(shape.members, v);
           }
+          path_.pop_back();
           break;
         case Check::kKeys:
         case Check::kValues: {
@@ -468,24 +478,42 @@ class ConstraintWalker {
             std::string msg = c.check == Check::kKeys ? "Map keys must satisfy constraint: ["
                                                       : "Map value must satisfy constraint: [";
             for (size_t i = 0; i < c.nested.size(); ++i) msg += (i ? ", " : "") + ConstraintMessage(c.nested[i]);
-            Add(msg + "]", v, prefix + LowerFirst(attr));
+            Add(msg + "]", v, attr);
           }
           break;
         }
         case Check::kNotNull:
-          if (!v) Add(ConstraintMessage(c), v, prefix + LowerFirst(attr));
+          if (!v) Add(ConstraintMessage(c), v, attr);
           break;
         default:
-          if (!Satisfies(c, *v, attr == "TableName")) Add(ConstraintMessage(c), v, prefix + LowerFirst(attr));
+          if (!Satisfies(c, *v, attr == "TableName")) Add(ConstraintMessage(c), v, attr);
       }
     }
   }
 
  private:
-  void Add(const std::string& msg, const rapidjson::Value* v, const std::string& path) {
-    std::string value = v ? "'" + ValueText(*v) + "'" : "null";
-    errors.push_back("Value " + value + " at '" + path + "' failed to satisfy constraint: " + msg);
+  struct Segment {
+    std::string_view text;
+    bool lower_first;   // a member name: spelled with a lower-case first letter
+    uint32_t number;    // a list position (1-based) when non-zero
+  };
+
+  std::string PathTo(std::string_view attr) const {
+    std::string out;
+    for (const Segment& s : path_) {
+      if (s.number) out += std::to_string(s.number);
+      else out += s.lower_first ? LowerFirst(s.text) : std::string(s.text);
+      out.push_back('.');
+    }
+    return out + LowerFirst(attr);
   }
+
+  void Add(const std::string& msg, const rapidjson::Value* v, std::string_view attr) {
+    std::string value = v ? "'" + ValueText(*v) + "'" : "null";
+    errors.push_back("Value " + value + " at '" + PathTo(attr) + "' failed to satisfy constraint: " + msg);
+  }
+
+  std::vector<Segment> path_;
 };
 
 }  // namespace
@@ -525,7 +553,7 @@ Status CheckRequest(const Shape& shape, rapidjson::Value& request, rapidjson::Do
   }
 
   ConstraintWalker walker;
-  walker.Members(shape.members, &request, "");
+  walker.Members(shape.members, &request);
   if (!walker.errors.empty()) {
     std::string msg = std::to_string(walker.errors.size()) + " validation error" +
                       (walker.errors.size() > 1 ? "s" : "") + " detected: ";
