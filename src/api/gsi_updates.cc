@@ -44,6 +44,33 @@ void PruneDefinitions(TableDescription& table) {
 
 }  // namespace
 
+Status CheckGlobalIndexKeySchema(const std::vector<KeyElement>& keys) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    for (size_t j = i + 1; j < keys.size(); ++j) {
+      if (keys[i].name == keys[j].name) {
+        return Status::Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name");
+      }
+    }
+  }
+  if (keys.empty() || keys[0].role != KeyRole::kHash) {
+    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  size_t hashes = 0, ranges = 0;
+  for (const auto& k : keys) {
+    if (k.role == KeyRole::kHash) {
+      if (ranges > 0) {
+        return Status::Validation("Invalid KeySchema: All HASH key attributes must precede the RANGE key attributes");
+      }
+      ++hashes;
+    } else {
+      ++ranges;
+    }
+  }
+  if (hashes > 4) return Status::Validation("Invalid KeySchema: A KeySchema can have at most 4 HASH key attributes");
+  if (ranges > 4) return Status::Validation("Invalid KeySchema: A KeySchema can have at most 4 RANGE key attributes");
+  return Status::Ok();
+}
+
 Status ValidateGsiUpdates(const rapidjson::Value& request) {
   const rapidjson::Value* updates = Member(request, "GlobalSecondaryIndexUpdates");
   if (!updates) return Status::Ok();
@@ -152,9 +179,7 @@ Status ApplyGsiUpdates(OperationContext& ctx, TableDescription& table, std::opti
             SchemaText({k}, table, {}) + " New schema: " + SchemaText({k}, TableDescription{}, defs));
       }
     }
-    if (index.key_schema.empty() || index.key_schema[0].role != KeyRole::kHash) {
-      return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-    }
+    MT_RETURN_IF_ERROR(CheckGlobalIndexKeySchema(index.key_schema));
     if (on_demand && Member(create, "ProvisionedThroughput")) {
       return Invalid("ProvisionedThroughput should not be specified for index: " + index.name +
                      " when BillingMode is PAY_PER_REQUEST");

@@ -10,6 +10,10 @@
 
 namespace monotable::api {
 
+// A GSI key schema (CreateTable and UpdateTable Create): 1-4 HASH attributes, then 0-4 RANGE
+// attributes (multi-attribute keys), no attribute twice.
+Status CheckGlobalIndexKeySchema(const std::vector<KeyElement>& keys);
+
 // Validation that needs only the request (runs before the table is looked up).
 Status ValidateGsiUpdates(const rapidjson::Value& request);
 

@@ -1,8 +1,11 @@
 #include "api/read_request.h"
 
+#include <algorithm>
+
 #include "api/capacity.h"
 #include "api/item_request.h"
 #include "api/request_fields.h"
+#include "expr/legacy.h"
 #include "model/capacity.h"
 #include "table/index_entries.h"
 #include "table/keys.h"
@@ -10,33 +13,71 @@
 namespace monotable::api {
 namespace {
 
+constexpr std::string_view kTooManyConditions = "Conditions can be of length 1 or 2 only";
+
 Status InvalidStart(const std::string& why) {
   return Status::Validation("The provided starting key is invalid: " + why);
 }
 
-Status CheckStartKey(const ReadPlan& plan, const Item& start) {
+std::string_view View(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+// Select against the projection parameters (no table needed).
+Status CheckSelect(const rapidjson::Value& req, bool is_query) {
+  auto select = StringMember(req, "Select");
+  if (!select) return Status::Ok();
+  const bool expression = Member(req, "ProjectionExpression") != nullptr;
+  const bool legacy = Member(req, "AttributesToGet") != nullptr;
+  const std::string prefix = is_query ? "1 validation error detected: " : "";
+  if (*select != "SPECIFIC_ATTRIBUTES" && (expression || legacy)) {
+    std::string what = *select == "COUNT" ? std::string("only the Count") : std::string(*select);
+    const char* member = expression ? "ProjectionExpression" : "AttributesToGet";
+    return Status::Validation(prefix + "Cannot specify the " + member + " when choosing to get " + what);
+  }
+  if (*select == "SPECIFIC_ATTRIBUTES" && !expression && !legacy) {
+    return Status::Validation(
+        prefix + "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+  }
+  if (*select == "ALL_PROJECTED_ATTRIBUTES" && !Member(req, "IndexName")) {
+    return Status::Validation(prefix + "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+  }
+  return Status::Ok();
+}
+
+// The key attributes an ExclusiveStartKey must hold: the table's keys, then the index's.
+std::vector<const KeyElement*> StartKeyElements(const ReadPlan& plan) {
   const TableDescription& table = *plan.table->description;
   std::vector<const KeyElement*> expected;
   for (const auto& k : table.key_schema) expected.push_back(&k);
   if (plan.index) {
     for (const auto& k : plan.index->key_schema) {
-      bool dup = false;
-      for (const auto* e : expected) dup = dup || e->name == k.name;
+      bool dup = std::any_of(expected.begin(), expected.end(), [&](const KeyElement* e) { return e->name == k.name; });
       if (!dup) expected.push_back(&k);
     }
   }
-  if (start.size() != expected.size()) {
-    return plan.index ? Status::Validation("The provided starting key is invalid")
-                      : InvalidStart("The provided key element does not match the schema");
+  return expected;
+}
+
+// Query reports a start key of the wrong shape as bare "The provided starting key is invalid";
+// Scan names the schema mismatch for a table read.
+Status CheckStartKey(const ReadPlan& plan, const Item& start) {
+  const TableDescription& table = *plan.table->description;
+  std::vector<const KeyElement*> expected = StartKeyElements(plan);
+  auto shape_error = [&] {
+    if (plan.is_query || plan.index) return Status::Validation("The provided starting key is invalid");
+    return InvalidStart("The provided key element does not match the schema");
+  };
+  if (start.size() != expected.size()) return shape_error();
+  for (const KeyElement* k : expected) {
+    if (start.find(k->name) == start.end()) return shape_error();
   }
   for (const KeyElement* k : expected) {
-    auto it = start.find(k->name);
+    const AttributeValue& value = start.at(k->name);
     AttrType type = *table.AttributeType(k->name);
-    if (it == start.end() || it->second.type() != type) {
-      return plan.index ? Status::Validation("The provided starting key is invalid")
-                        : InvalidStart("The provided key element does not match the schema");
+    if (value.type() != type) {
+      if (plan.is_query) return Status::Validation("The provided key element does not match the schema");
+      return shape_error();
     }
-    if ((type == AttrType::kS || type == AttrType::kB) && it->second.s().empty()) {
+    if ((type == AttrType::kS || type == AttrType::kB) && value.s().empty()) {
       return InvalidStart(
           "One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty " +
           std::string(type == AttrType::kS ? "string" : "binary") + " value. Key: " + k->name);
@@ -45,11 +86,141 @@ Status CheckStartKey(const ReadPlan& plan, const Item& start) {
   return Status::Ok();
 }
 
+// The index a Query names, when it has multi-attribute keys (nullptr otherwise or when absent).
+const IndexDescription* MultiAttributeIndexOf(OperationContext& ctx,
+                                              std::shared_ptr<const table::TableHandle>& handle) {
+  auto index_name = StringMember(ctx.request, "IndexName");
+  if (!index_name) return nullptr;
+  handle = ctx.db.catalog().Find(TableNameOf(ctx.request));
+  if (!handle) return nullptr;
+  const IndexDescription* index = handle->description->FindIndex(*index_name);
+  return index && table::IsMultiAttributeIndex(*index) ? index : nullptr;
+}
+
+// Each condition of an AND tree, left to right.
+void CollectLeaves(const expr::Condition& c, std::vector<const expr::Condition*>& leaves) {
+  if (c.kind == expr::ConditionKind::kAnd) {
+    for (const auto& child : c.children) CollectLeaves(child, leaves);
+    return;
+  }
+  leaves.push_back(&c);
+}
+
+// A Query of a multi-attribute index: the same parse as ParseRequestExpressions (which already
+// accepted everything but the number of key conditions), keeping up to 8 key conditions.
+Result<RequestExpressions> ParseWideKeyCondition(const rapidjson::Value& req, unsigned kinds) {
+  const unsigned other_kinds = kinds & ~static_cast<unsigned>(kKeyConditionKind);
+  if (!Member(req, "KeyConditionExpression")) {
+    // Legacy KeyConditions: every other parameter parses as usual; the conditions one by one.
+    MT_ASSIGN_OR_RETURN(RequestExpressions out, ParseRequestExpressions(req, other_kinds));
+    expr::KeyConditionParts parts;
+    const rapidjson::Value& map = *Member(req, "KeyConditions");
+    for (auto it = map.MemberBegin(); it != map.MemberEnd(); ++it) {
+      expr::FilterCondition c;
+      c.attribute = std::string(View(it->name));
+      c.comparison_operator = std::string(StringOr(it->value, "ComparisonOperator", ""));
+      if (const auto* list = Member(it->value, "AttributeValueList")) {
+        for (const auto& v : list->GetArray()) {
+          MT_ASSIGN_OR_RETURN(AttributeValue value, DecodeAttributeValue(v));
+          c.attribute_value_list.push_back(std::move(value));
+        }
+      }
+      MT_ASSIGN_OR_RETURN(auto one, expr::ConvertKeyConditions({c}));
+      parts.push_back(std::move(one.at(0)));
+    }
+    out.key_condition = std::move(parts);
+    out.legacy_key_conditions = true;
+    return out;
+  }
+  // KeyConditionExpression: Query mixes no legacy parameter with it, so every expression is bound
+  // here with one shared tracker, in DynamoDB's order, as ParseRequestExpressions does.
+  RequestExpressions out;
+  std::optional<expr::NameMap> names;
+  std::optional<expr::ValueMap> values;
+  if (const auto* n = Member(req, "ExpressionAttributeNames")) {
+    names.emplace();
+    for (auto it = n->MemberBegin(); it != n->MemberEnd(); ++it) names->emplace(View(it->name), View(it->value));
+  }
+  if (const auto* v = Member(req, "ExpressionAttributeValues")) {
+    values.emplace();
+    for (auto it = v->MemberBegin(); it != v->MemberEnd(); ++it) {
+      MT_ASSIGN_OR_RETURN(AttributeValue value, DecodeAttributeValue(it->value));
+      values->emplace(View(it->name), std::move(value));
+    }
+  }
+  expr::UsageTracker tracker;
+  expr::ExpressionInputs in{names ? &*names : nullptr, values ? &*values : nullptr, &tracker, nullptr};
+  MT_ASSIGN_OR_RETURN(expr::ConditionExpression key_condition,
+                      expr::ParseKeyConditionExpression(*StringMember(req, "KeyConditionExpression"), in));
+  if (auto text = StringMember(req, "FilterExpression"); text && (kinds & kFilterKind)) {
+    MT_ASSIGN_OR_RETURN(out.filter, expr::ParseFilterExpression(*text, in));
+  }
+  if (auto text = StringMember(req, "ProjectionExpression"); text && (kinds & kProjectionKind)) {
+    MT_ASSIGN_OR_RETURN(auto projection, expr::ParseProjectionExpression(*text, in));
+    out.projection = std::move(projection);
+  }
+  MT_RETURN_IF_ERROR(expr::CheckAllUsed(in));
+  // The expression layer extracts one condition per leaf; the leaves were all accepted already.
+  const expr::ParsedExpression& parsed = *key_condition.parsed();
+  std::vector<const expr::Condition*> leaves;
+  if (parsed.condition) CollectLeaves(*parsed.condition, leaves);
+  expr::KeyConditionParts parts;
+  for (const expr::Condition* leaf : leaves) {
+    expr::ParsedExpression one = parsed;
+    one.condition = *leaf;
+    MT_ASSIGN_OR_RETURN(auto extracted, expr::ExtractKeyConditionParts(one, key_condition.bindings()));
+    for (auto& part : extracted) {
+      if (std::any_of(parts.begin(), parts.end(), [&](const auto& p) { return p.attribute == part.attribute; })) {
+        return Status::Validation("KeyConditionExpressions must only contain one condition per key");
+      }
+      parts.push_back(std::move(part));
+    }
+  }
+  out.key_condition = std::move(parts);
+  return out;
+}
+
+std::vector<std::string> HeadsOf(const RequestExpressions& e, bool with_projection) {
+  std::vector<std::string> heads;
+  if (!e.filter.empty()) heads = e.filter.PathHeads();
+  if (with_projection && e.projection) {
+    for (auto& h : e.projection->PathHeads()) heads.push_back(std::move(h));
+  }
+  return heads;
+}
+
 }  // namespace
+
+std::vector<std::string> ReadPlan::ReadKeyNames() const {
+  std::vector<std::string> names;
+  const auto& keys = index ? index->key_schema : table->description->key_schema;
+  for (const auto& k : keys) names.push_back(k.name);
+  return names;
+}
 
 Status PrepareRead(OperationContext& ctx, ReadPlan& plan, unsigned kinds) {
   const auto& req = ctx.request;
-  MT_ASSIGN_OR_RETURN(plan.expressions, ParseRequestExpressions(req, kinds));
+  plan.is_query = (kinds & kKeyConditionKind) != 0;
+  MT_RETURN_IF_ERROR(CheckSelect(req, plan.is_query));
+  std::optional<Item> start;
+  if (const auto* member = Member(req, "ExclusiveStartKey")) {
+    auto decoded = DecodeItem(*member);
+    if (!decoded.ok()) return InvalidStart(decoded.status().message());
+    start = std::move(decoded).value();
+  }
+
+  auto parsed = ParseRequestExpressions(req, kinds);
+  if (!parsed.ok()) {
+    // Multi-attribute GSI keys take up to 4 + 4 key conditions.
+    std::shared_ptr<const table::TableHandle> handle;
+    if (!plan.is_query || parsed.status().message() != kTooManyConditions || !MultiAttributeIndexOf(ctx, handle)) {
+      return parsed.status();
+    }
+    parsed = ParseWideKeyCondition(req, kinds);
+    if (!parsed.ok()) return parsed.status();
+  }
+  plan.expressions = std::move(parsed).value();
+
   MT_ASSIGN_OR_RETURN(plan.table, RequestTable(ctx));
   const TableDescription& table = *plan.table->description;
   plan.consistent = BoolMember(req, "ConsistentRead").value_or(false);
@@ -65,30 +236,49 @@ Status PrepareRead(OperationContext& ctx, ReadPlan& plan, unsigned kinds) {
   bool has_projection = Member(req, "ProjectionExpression") || Member(req, "AttributesToGet");
   plan.select = std::string(StringOr(req, "Select", has_projection ? "SPECIFIC_ATTRIBUTES"
                                                    : plan.index ? "ALL_PROJECTED_ATTRIBUTES" : "ALL_ATTRIBUTES"));
-  if (Member(req, "Select") && has_projection && plan.select != "SPECIFIC_ATTRIBUTES") {
-    return Status::Validation(
-        "Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT");
-  }
-  if (plan.select == "ALL_PROJECTED_ATTRIBUTES" && !plan.index) {
-    return Status::Validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
-  }
-  if (plan.index && plan.select == "ALL_ATTRIBUTES" && plan.index->projection.type != ProjectionType::kAll) {
-    if (plan.index->global) {
-      return Status::Validation(
-          "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global "
-          "secondary index " + plan.index->name + " because its projection type is not ALL");
-    }
-    plan.fetch_from_table = true;
-  }
-  if (const auto* start = Member(req, "ExclusiveStartKey")) {
-    auto decoded = DecodeItem(*start);
-    if (!decoded.ok()) return InvalidStart(decoded.status().message());
-    MT_RETURN_IF_ERROR(CheckStartKey(plan, *decoded));
-    plan.exclusive_start = std::move(decoded).value();
+  if (start) {
+    MT_RETURN_IF_ERROR(CheckStartKey(plan, *start));
+    plan.exclusive_start = std::move(start);
   }
   if (auto limit = IntMember(req, "Limit")) plan.page.limit = *limit;
   plan.page.exclusive_start = plan.exclusive_start ? &*plan.exclusive_start : nullptr;
-  return CheckProjectionKeys(plan.expressions, table);
+  return Status::Ok();
+}
+
+Status FinishRead(ReadPlan& plan) {
+  const TableDescription& table = *plan.table->description;
+  MT_RETURN_IF_ERROR(CheckProjectionKeys(plan.expressions, table));
+  if (plan.is_query && !plan.expressions.filter.empty()) {
+    // A Query filter may not use the key attributes of what it reads (the index's, for an index).
+    std::vector<std::string> heads = plan.expressions.filter.PathHeads();
+    for (const auto& name : plan.ReadKeyNames()) {
+      if (std::find(heads.begin(), heads.end(), name) != heads.end()) {
+        return Status::Validation(std::string(plan.expressions.legacy_filter ? "QueryFilter" : "Filter Expression") +
+                                  " can only contain non-primary key attributes: Primary key attribute: " + name);
+      }
+    }
+  }
+  const IndexDescription* index = plan.index;
+  if (!index || index->projection.type == ProjectionType::kAll) return Status::Ok();
+  if (plan.select == "ALL_ATTRIBUTES") {
+    if (index->global) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global "
+          "secondary index " + index->name + " because its projection type is not ALL");
+    }
+    plan.fetch_from_table = true;
+    return Status::Ok();
+  }
+  if (!index->global) {
+    // An LSI fetches what it does not project (requested or filtered on) from the table.
+    for (const auto& head : HeadsOf(plan.expressions, plan.select == "SPECIFIC_ATTRIBUTES")) {
+      if (!table::IndexProjects(table, *index, head)) {
+        plan.fetch_from_table = true;
+        break;
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Page page) {

@@ -43,15 +43,24 @@ Status CheckMapsNeedExpressions(const rapidjson::Value& params, unsigned kinds) 
   return Status::Ok();
 }
 
+// "Can not use both expression and non-expression parameters in the same request: ...". Each side
+// lists the parameters present in DynamoDB's order: UpdateExpression, ConditionExpression (writes),
+// ProjectionExpression, FilterExpression, KeyConditionExpression (reads); AttributeUpdates, Expected,
+// AttributesToGet, QueryFilter / ScanFilter, ConditionalOperator, KeyConditions. KeyConditions only
+// counts when KeyConditionExpression is there too (legacy KeyConditions mix freely with the rest).
 Status CheckMixedParameters(const rapidjson::Value& params, unsigned kinds) {
   std::vector<const char*> expressions, legacy;
-  ExpressionMembersOf(kinds, expressions);
+  if (kinds & kUpdateKind) expressions.push_back("UpdateExpression");
+  if (kinds & kConditionKind) expressions.push_back("ConditionExpression");
+  if (kinds & kProjectionKind) expressions.push_back("ProjectionExpression");
+  if (kinds & kFilterKind) expressions.push_back("FilterExpression");
+  if (kinds & kKeyConditionKind) expressions.push_back("KeyConditionExpression");
   if (kinds & kUpdateKind) legacy.push_back("AttributeUpdates");
-  if (kinds & (kConditionKind)) legacy.push_back("Expected");
-  if (kinds & kKeyConditionKind) legacy.push_back("KeyConditions");
-  if (kinds & kFilterKind) legacy.push_back(Member(params, "QueryFilter") ? "QueryFilter" : "ScanFilter");
+  if (kinds & kConditionKind) legacy.push_back("Expected");
   if (kinds & kProjectionKind) legacy.push_back("AttributesToGet");
+  if (kinds & kFilterKind) legacy.push_back(Member(params, "QueryFilter") ? "QueryFilter" : "ScanFilter");
   if (kinds & (kConditionKind | kFilterKind)) legacy.push_back("ConditionalOperator");
+  if (kinds & kKeyConditionKind) legacy.push_back("KeyConditions");
   std::vector<std::string> used_expressions, used_legacy;
   for (const char* e : expressions) {
     if (Member(params, e)) used_expressions.emplace_back(e);
@@ -71,6 +80,27 @@ Status CheckMixedParameters(const rapidjson::Value& params, unsigned kinds) {
   return Status::Validation(
       "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {" +
       join(used_legacy) + "} Expression parameters: {" + join(used_expressions) + "}");
+}
+
+// ConditionalOperator combines the conditions of Expected / QueryFilter / ScanFilter, so it needs
+// at least two of them (an empty map counts as none).
+Status CheckConditionalOperator(const rapidjson::Value& params, unsigned kinds) {
+  if (!(kinds & (kConditionKind | kFilterKind)) || !Member(params, "ConditionalOperator")) return Status::Ok();
+  size_t conditions = 0;
+  auto count = [&](const char* member) {
+    const rapidjson::Value* map = Member(params, member);
+    if (map && map->IsObject()) conditions += map->MemberCount();
+  };
+  if (kinds & kConditionKind) count("Expected");
+  if (kinds & kFilterKind) {
+    count("QueryFilter");
+    count("ScanFilter");
+  }
+  if (conditions == 0) return Status::Validation("ConditionalOperator cannot be used without Filter or Expected");
+  if (conditions == 1) {
+    return Status::Validation("ConditionalOperator can only be used when Filter or Expected has two or more elements");
+  }
+  return Status::Ok();
 }
 
 Result<std::vector<AttributeValue>> DecodeValueList(const rapidjson::Value& condition) {
@@ -123,7 +153,8 @@ Result<expr::ConditionExpression> DecodeExpected(const rapidjson::Value& params)
 
 Status CheckExpressionParameters(const rapidjson::Value& params, unsigned kinds) {
   MT_RETURN_IF_ERROR(CheckMixedParameters(params, kinds));
-  return CheckMapsNeedExpressions(params, kinds);
+  MT_RETURN_IF_ERROR(CheckMapsNeedExpressions(params, kinds));
+  return CheckConditionalOperator(params, kinds);
 }
 
 Result<RequestExpressions> ParseRequestExpressions(const rapidjson::Value& params, unsigned kinds) {

@@ -29,6 +29,20 @@ std::vector<const KeyElement*> IndexRangeKeys(const IndexDescription& index) {
   return keys;
 }
 
+bool IsMultiAttributeIndex(const IndexDescription& index) {
+  return IndexHashKeys(index).size() > 1 || IndexRangeKeys(index).size() > 1;
+}
+
+bool IndexProjects(const TableDescription& table, const IndexDescription& index, std::string_view attribute) {
+  if (index.projection.type == ProjectionType::kAll) return true;
+  for (const auto& k : table.key_schema) if (k.name == attribute) return true;
+  for (const auto& k : index.key_schema) if (k.name == attribute) return true;
+  if (index.projection.type == ProjectionType::kInclude) {
+    for (const auto& name : index.projection.non_key_attributes) if (name == attribute) return true;
+  }
+  return false;
+}
+
 Item ProjectForIndex(const TableDescription& table, const IndexDescription& index, const Item& item) {
   if (index.projection.type == ProjectionType::kAll) return item;
   Item projected;
@@ -109,6 +123,31 @@ std::string PrefixSuccessor(std::string prefix) {
     prefix.pop_back();
   }
   return prefix;
+}
+
+std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const TableDescription& table,
+                                                                     const AttributeValue& partition_value) {
+  std::string partition;
+  AppendBigEndian64(PartitionHash(partition_value), partition);
+  AppendKeyComponent(partition_value, partition);
+  std::vector<std::pair<std::string, std::string>> ranges;
+  auto add = [&](uint32_t key_prefix) {
+    std::string lower = PrefixBytes(key_prefix) + partition;
+    std::string upper = PrefixSuccessor(lower);
+    ranges.emplace_back(std::move(lower), std::move(upper));
+  };
+  add(table.key_prefix);
+  for (const auto& index : table.local_indexes) add(index.key_prefix);
+  return ranges;
+}
+
+uint64_t EstimateItemCollectionBytes(engine::Engine& engine, const TableDescription& table,
+                                     const AttributeValue& partition_value) {
+  uint64_t total = 0;
+  for (const auto& [lower, upper] : ItemCollectionRanges(table, partition_value)) {
+    total += engine.ApproximateSize(lower, upper);
+  }
+  return total;
 }
 
 }  // namespace monotable::table

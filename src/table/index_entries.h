@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine.h"
 #include "model/attribute_value.h"
 #include "model/table_description.h"
 
@@ -27,6 +28,10 @@ struct IndexEntry {
 // The index's partition attributes, then its sort attributes (multi-attribute keys keep order).
 std::vector<const KeyElement*> IndexHashKeys(const IndexDescription& index);
 std::vector<const KeyElement*> IndexRangeKeys(const IndexDescription& index);
+// A global index whose partition or sort key has more than one attribute (2025 multi-attribute keys).
+bool IsMultiAttributeIndex(const IndexDescription& index);
+// Whether an index read returns `attribute` (table and index keys, plus the projection).
+bool IndexProjects(const TableDescription& table, const IndexDescription& index, std::string_view attribute);
 
 // The entry for `item` in `index`, or nullopt when the item is not indexed there.
 std::optional<IndexEntry> MakeIndexEntry(const TableDescription& table, const IndexDescription& index,
@@ -44,5 +49,15 @@ std::optional<std::string> PositionKey(const TableDescription& table, const Inde
 
 // The smallest key greater than every key that starts with `prefix` ("" if there is none).
 std::string PrefixSuccessor(std::string prefix);
+
+// Item collections (tables with local secondary indexes): the items sharing one partition key
+// value, plus their entries in every LSI. The engine key ranges that hold one collection (the
+// table partition, then one range per LSI), and an estimate of its stored bytes from the engine's
+// range-size approximation: cheap (no item is read on RocksDB) and good to the precision DynamoDB
+// reports (whole gigabytes).
+std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const TableDescription& table,
+                                                                     const AttributeValue& partition_value);
+uint64_t EstimateItemCollectionBytes(engine::Engine& engine, const TableDescription& table,
+                                     const AttributeValue& partition_value);
 
 }  // namespace monotable::table

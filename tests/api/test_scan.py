@@ -106,3 +106,118 @@ def test_validation(ddb, filled):
     with pytest.raises(ClientError) as e:
         ddb.scan(TableName=filled, IndexName="byg", Select="ALL_ATTRIBUTES")
     assert "Select type ALL_ATTRIBUTES is not supported for global secondary index byg" in err(e)[1]
+
+
+# ---- filters, Select, Limit, pages, start keys ------------------------------------------------
+
+
+def test_scan_filter_legacy_and_expression(ddb, filled):
+    items, _ = full_scan(ddb, TableName=filled, ScanFilter={"sk": {"ComparisonOperator": "GE", "AttributeValueList": [{"N": "3"}]},
+                                                            "g": {"ComparisonOperator": "NOT_NULL"}})
+    assert len(items) == 40 and {i["sk"]["N"] for i in items} == {"4"}
+    items, _ = full_scan(ddb, TableName=filled, ConditionalOperator="OR",
+                         ScanFilter={"sk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "3"}]},
+                                     "pk": {"ComparisonOperator": "IN", "AttributeValueList": [{"S": "P1"}, {"S": "P2"}]}})
+    assert len(items) == 40 + 10 - 2
+    # Scan filters may use key attributes (unlike Query filters).
+    items, scanned, start = [], [], None
+    while True:
+        resp = ddb.scan(TableName=filled, FilterExpression="pk = :p AND sk > :s", Limit=50,
+                        ExpressionAttributeValues={":p": {"S": "P7"}, ":s": {"N": "2"}},
+                        **({"ExclusiveStartKey": start} if start else {}))
+        items += resp["Items"]
+        scanned.append(resp["ScannedCount"])
+        start = resp.get("LastEvaluatedKey")
+        if not start:
+            break
+    assert sorted(i["sk"]["N"] for i in items) == ["3", "4"]
+    assert scanned == [50, 50, 50, 50, 0]
+    with pytest.raises(ClientError) as e:
+        ddb.scan(TableName=filled, ScanFilter={"x": {"ComparisonOperator": "NULL"}}, FilterExpression="x = :x",
+                 ExpressionAttributeValues={":x": {"S": "v"}})
+    assert err(e) == ("ValidationException", "Can not use both expression and non-expression parameters in the same "
+                      "request: Non-expression parameters: {ScanFilter} Expression parameters: {FilterExpression}")
+
+
+def test_scan_limit_counts_before_filter_and_projection(ddb, filled):
+    resp = ddb.scan(TableName=filled, Limit=10, FilterExpression="sk = :s", ProjectionExpression="pk",
+                    ExpressionAttributeValues={":s": {"N": "0"}})
+    assert resp["ScannedCount"] == 10 and resp["Count"] == 2
+    assert all(set(i) == {"pk"} for i in resp["Items"])
+    assert set(resp["LastEvaluatedKey"]) == {"pk", "sk"}
+    resp = ddb.scan(TableName=filled, Select="COUNT", FilterExpression="attribute_exists(g)")
+    assert resp["Count"] == 120 and resp["ScannedCount"] == 200 and "Items" not in resp
+    resp = ddb.scan(TableName=filled, AttributesToGet=["sk"], Limit=3, ConsistentRead=True)
+    assert [set(i) for i in resp["Items"]] == [{"sk"}] * 3
+
+
+@pytest.mark.parametrize("extra,message", [
+    ({"Select": "COUNT", "ProjectionExpression": "x"},
+     "Cannot specify the ProjectionExpression when choosing to get only the Count"),
+    ({"Select": "ALL_ATTRIBUTES", "AttributesToGet": ["x"]},
+     "Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES"),
+    ({"Select": "SPECIFIC_ATTRIBUTES"},
+     "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"),
+    ({"Select": "ALL_PROJECTED_ATTRIBUTES"}, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"),
+])
+def test_scan_select_errors_have_no_prefix(ddb, filled, extra, message):
+    with pytest.raises(ClientError) as e:
+        ddb.scan(TableName=filled, **extra)
+    assert err(e) == ("ValidationException", message)
+
+
+def test_scan_select_on_indexes(ddb, filled):
+    resp = ddb.scan(TableName=filled, IndexName="byg", Select="ALL_PROJECTED_ATTRIBUTES", Limit=5)
+    assert resp["Count"] == 5 and all(set(i) == {"pk", "sk", "g"} for i in resp["Items"])
+    resp = ddb.scan(TableName=filled, IndexName="byg", ProjectionExpression="g, x", Limit=5)
+    assert all(set(i) == {"g"} for i in resp["Items"])
+
+
+def test_scan_one_megabyte_pages(ddb, hash_table):
+    for start in range(0, 30, 10):
+        ddb.batch_write_item(RequestItems={hash_table: [
+            {"PutRequest": {"Item": {"pk": {"S": f"k{i}"}, "payload": {"S": "z" * 100_000}}}}
+            for i in range(start, start + 10)]})
+    items, pages = full_scan(ddb, TableName=hash_table, FilterExpression="attribute_not_exists(payload)")
+    assert items == [] and pages == 3
+    resp = ddb.scan(TableName=hash_table, ProjectionExpression="pk")
+    assert resp["ScannedCount"] == 11 and "LastEvaluatedKey" in resp
+    for total in (2, 4):
+        seen = []
+        for segment in range(total):
+            got, _ = full_scan(ddb, TableName=hash_table, Segment=segment, TotalSegments=total, ProjectionExpression="pk")
+            seen += [i["pk"]["S"] for i in got]
+        assert sorted(seen) == sorted(f"k{i}" for i in range(30))
+
+
+def test_scan_exclusive_start_key(ddb, filled):
+    first = ddb.scan(TableName=filled, Limit=7)
+    rest, _ = full_scan(ddb, TableName=filled, ExclusiveStartKey=first["LastEvaluatedKey"])
+    assert len(first["Items"]) + len(rest) == 200
+    keys = {(i["pk"]["S"], i["sk"]["N"]) for i in first["Items"] + rest}
+    assert len(keys) == 200
+    for start, message in [
+        ({"pk": {"S": "P1"}, "sk": {"S": "1"}},
+         "The provided starting key is invalid: The provided key element does not match the schema"),
+        ({"pk": {"S": "P1"}, "sk": {"N": "1"}, "x": {"S": "1"}},
+         "The provided starting key is invalid: The provided key element does not match the schema"),
+        ({"pk": {"S": ""}, "sk": {"N": "1"}},
+         "The provided starting key is invalid: One or more parameter values were invalid: The AttributeValue for a key "
+         "attribute cannot contain an empty string value. Key: pk"),
+    ]:
+        with pytest.raises(ClientError) as e:
+            ddb.scan(TableName=filled, ExclusiveStartKey=start)
+        assert err(e) == ("ValidationException", message)
+    with pytest.raises(ClientError) as e:
+        ddb.scan(TableName=filled, IndexName="byg", ExclusiveStartKey={"pk": {"S": "P1"}, "sk": {"N": "1"}})
+    assert err(e) == ("ValidationException", "The provided starting key is invalid")
+    first = ddb.scan(TableName=filled, IndexName="byg", Limit=5)
+    assert set(first["LastEvaluatedKey"]) == {"pk", "sk", "g"}
+    rest, _ = full_scan(ddb, TableName=filled, IndexName="byg", ExclusiveStartKey=first["LastEvaluatedKey"], Limit=30)
+    assert len(first["Items"]) + len(rest) == 120
+
+
+def test_scan_filter_projection_nested_key_paths_refused(ddb, filled):
+    with pytest.raises(ClientError) as e:
+        ddb.scan(TableName=filled, ProjectionExpression="pk.a")
+    assert err(e)[0] == "ValidationException" and "Key: pk" in err(e)[1]

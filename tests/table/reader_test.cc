@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "table/index_entries.h"
 #include "table/keys.h"
 
 namespace monotable::table {
@@ -204,6 +205,92 @@ TEST_F(ReaderTest, ParallelScanSegmentsCoverEveryItemExactlyOnce) {
     EXPECT_EQ(seen.size(), 300u) << total;
     EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 300u);
   }
+}
+
+TEST(MultiAttributeIndexTest, EqualPrefixThenConditionOnTheNextSortAttribute) {
+  Database db(engine::NewMemoryEngine());
+  ASSERT_TRUE(db.catalog().Load().ok());
+  TableDescription t;
+  t.name = "multi";
+  t.attribute_definitions = {{"p", AttrType::kS}, {"h1", AttrType::kS}, {"h2", AttrType::kN},
+                             {"r1", AttrType::kS}, {"r2", AttrType::kN}};
+  t.key_schema = {{"p", KeyRole::kHash}};
+  IndexDescription gsi;
+  gsi.name = "gsi";
+  gsi.key_schema = {{"h1", KeyRole::kHash}, {"h2", KeyRole::kHash}, {"r1", KeyRole::kRange}, {"r2", KeyRole::kRange}};
+  t.global_indexes.push_back(gsi);
+  ASSERT_TRUE(db.catalog().Create(t).ok());
+  auto table = db.catalog().Find("multi");
+  const IndexDescription* index = table->description->FindIndex("gsi");
+  EXPECT_TRUE(IsMultiAttributeIndex(*index));
+  int n = 0;
+  for (const char* h1 : {"a", "b"}) {
+    for (int h2 : {1, 2}) {
+      for (const char* r1 : {"x", "xy", "y"}) {
+        for (int r2 : {-3, 0, 7}) {
+          Item item{{"p", AttributeValue::S("k" + std::to_string(n++))}, {"h1", AttributeValue::S(h1)},
+                    {"h2", AttributeValue::N(Number::FromInt(h2))}, {"r1", AttributeValue::S(r1)},
+                    {"r2", AttributeValue::N(Number::FromInt(r2))}};
+          auto r = db.Write(*table, ExtractKey(*table->description, item),
+                            [&](const Item*) -> Result<std::optional<Item>> { return std::optional(item); });
+          ASSERT_TRUE(r.ok());
+        }
+      }
+    }
+  }
+  auto read = [&](SortCondition sort, bool forward = true) {
+    PageOptions o;
+    o.forward = forward;
+    auto page = QueryPartition(db, *table, index, {AttributeValue::S("b"), AttributeValue::N(Number::FromInt(2))}, sort, o);
+    EXPECT_TRUE(page.ok());
+    std::vector<std::string> out;
+    for (const auto& item : page->items) {
+      EXPECT_EQ(item.at("h1").s(), "b");
+      out.push_back(item.at("r1").s() + ":" + item.at("r2").n().ToString());
+    }
+    return out;
+  };
+  EXPECT_EQ(read({}).size(), 9u);
+  EXPECT_EQ(read({}).front(), "x:-3");
+  SortCondition eq_then_gt;
+  eq_then_gt.equal_prefix = {AttributeValue::S("x")};
+  eq_then_gt.op = SortOp::kGt;
+  eq_then_gt.first = AttributeValue::N(Number::FromInt(-3));
+  EXPECT_EQ(read(eq_then_gt), (std::vector<std::string>{"x:0", "x:7"}));
+  EXPECT_EQ(read(eq_then_gt, false), (std::vector<std::string>{"x:7", "x:0"}));
+  SortCondition prefix_only;
+  prefix_only.equal_prefix = {AttributeValue::S("xy")};
+  EXPECT_EQ(read(prefix_only), (std::vector<std::string>{"xy:-3", "xy:0", "xy:7"}));
+  SortCondition begins;  // on the first sort attribute: "x" and "xy", every r2
+  begins.op = SortOp::kBeginsWith;
+  begins.first = AttributeValue::S("x");
+  EXPECT_EQ(read(begins).size(), 6u);
+  SortCondition le;  // r1 <= "x" keeps every r2 of r1 = "x", nothing of "xy"
+  le.op = SortOp::kLe;
+  le.first = AttributeValue::S("x");
+  EXPECT_EQ(read(le), (std::vector<std::string>{"x:-3", "x:0", "x:7"}));
+  SortCondition all_equal;
+  all_equal.equal_prefix = {AttributeValue::S("y"), AttributeValue::N(Number::FromInt(0))};
+  EXPECT_EQ(read(all_equal), (std::vector<std::string>{"y:0"}));
+}
+
+TEST_F(ReaderTest, ItemCollectionEstimateCoversTheTablePartitionAndItsLocalIndexEntries) {
+  const TableDescription& t = *table_->description;
+  auto estimate = [&](const char* pk) { return EstimateItemCollectionBytes(db_->engine(), t, AttributeValue::S(pk)); };
+  EXPECT_EQ(estimate("p"), 0u);
+  Put({{"pk", AttributeValue::S("p")}, {"sk", AttributeValue::N(Num("1"))}, {"blob", AttributeValue::S(std::string(5000, 'x'))}});
+  uint64_t table_only = estimate("p");
+  EXPECT_GT(table_only, 5000u);
+  EXPECT_LT(table_only, 5200u);
+  // An LSI entry (INCLUDE projection) adds its projected bytes; other partitions add nothing.
+  Put({{"pk", AttributeValue::S("p")}, {"sk", AttributeValue::N(Num("2"))}, {"lsk", AttributeValue::B("k")},
+       {"extra", AttributeValue::S(std::string(3000, 'e'))}});
+  EXPECT_GT(estimate("p"), table_only + 6000);
+  Put({{"pk", AttributeValue::S("q")}, {"sk", AttributeValue::N(Num("1"))}, {"blob", AttributeValue::S(std::string(9000, 'x'))}});
+  EXPECT_LT(estimate("p"), table_only + 6300);
+  EXPECT_EQ(ItemCollectionRanges(t, AttributeValue::S("p")).size(), 2u);
+  Delete({{"pk", AttributeValue::S("p")}, {"sk", AttributeValue::N(Num("2"))}});
+  EXPECT_EQ(estimate("p"), table_only);
 }
 
 }  // namespace

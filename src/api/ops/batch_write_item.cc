@@ -2,6 +2,7 @@
 #include <set>
 
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
@@ -88,12 +89,13 @@ Status Run(OperationContext& ctx) {
   }
 
   CapacityByTable capacity;
+  ItemCollectionMetricsByTable metrics(ctx.request);
   for (const PendingWrite& w : writes) {
-    MT_ASSIGN_OR_RETURN(auto result, ctx.db.Write(*w.table, w.key, [&](const Item*) -> Result<std::optional<Item>> {
-      return w.item;
-    }));
+    auto write = [&](const Item*) -> Result<std::optional<Item>> { return w.item; };
+    MT_ASSIGN_OR_RETURN(auto result, WriteInCollection(ctx.db, *w.table, w.key, write));
     double u = WriteUnits(result.old_item ? ItemSize(*result.old_item) : 0, w.item ? ItemSize(*w.item) : 0);
     capacity.Add(w.table->description->name, u);
+    metrics.Add(ctx.db, *w.table, w.key);
   }
 
   auto& out = ctx.out;
@@ -102,6 +104,7 @@ Status Run(OperationContext& ctx) {
   out.StartObject();
   out.EndObject();
   capacity.Write(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"), false);
+  metrics.Write(out);
   out.EndObject();
   return Status::Ok();
 }

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 
+#include "api/gsi_updates.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
 #include "api/table_json.h"
@@ -10,11 +11,15 @@
 namespace monotable::api {
 namespace {
 
-constexpr const char* kIndexKeySchema = R"({
-  "type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 2,
+// Tables and LSIs: a HASH and an optional RANGE attribute; GSIs: up to 4 + 4 (multi-attribute keys).
+std::string KeySchemaShape(int max_elements) {
+  return R"({
+  "type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": )" +
+         std::to_string(max_elements) + R"(,
   "children": {"type": "ValueStruct<KeySchemaElement>", "children": {
     "AttributeName": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255},
     "KeyType": {"type": "String", "notNull": true, "enum": ["HASH", "RANGE"]}}}})";
+}
 
 std::string ShapeText() {
   std::string projection = R"({"type": "FieldStruct<Projection>", "notNull": true, "children": {
@@ -34,12 +39,12 @@ std::string ShapeText() {
   "TableName": {"type": "String", "required": true, "tableName": true, "regex": "[a-zA-Z0-9_.-]+"},
   "BillingMode": {"type": "String", "enum": ["PROVISIONED", "PAY_PER_REQUEST"]},
   "ProvisionedThroughput": )") + throughput + R"(,
-  "KeySchema": )" + kIndexKeySchema + R"(,
+  "KeySchema": )" + KeySchemaShape(2) + R"(,
   "LocalSecondaryIndexes": {"type": "List", "children": {"type": "ValueStruct<LocalSecondaryIndex>", "children": {
-    "KeySchema": )" + kIndexKeySchema + R"(, "Projection": )" + projection + R"(,
+    "KeySchema": )" + KeySchemaShape(2) + R"(, "Projection": )" + projection + R"(,
     "IndexName": )" + index_name + R"(}}},
   "GlobalSecondaryIndexes": {"type": "List", "children": {"type": "ValueStruct<GlobalSecondaryIndex>", "children": {
-    "KeySchema": )" + kIndexKeySchema + R"(, "Projection": )" + projection + R"(,
+    "KeySchema": )" + KeySchemaShape(8) + R"(, "Projection": )" + projection + R"(,
     "IndexName": )" + index_name + R"(, "ProvisionedThroughput": )" + throughput + R"(}}},
   "StreamSpecification": {"type": "FieldStruct<StreamSpecification>", "children": {
     "StreamEnabled": {"type": "Boolean", "notNull": true},
@@ -68,7 +73,7 @@ std::vector<std::string> KeyNames(const rapidjson::Value& key_schema) {
 
 Status Invalid(const std::string& m) { return Status::Validation("One or more parameter values were invalid: " + m); }
 
-Status CheckIndexKeySchema(const rapidjson::Value& key_schema, const std::vector<std::string>& defined) {
+Status CheckKeysDefined(const rapidjson::Value& key_schema, const std::vector<std::string>& defined) {
   auto keys = KeyNames(key_schema);
   for (const auto& k : keys) {
     if (std::find(defined.begin(), defined.end(), k) == defined.end()) {
@@ -76,6 +81,12 @@ Status CheckIndexKeySchema(const rapidjson::Value& key_schema, const std::vector
                      "], AttributeDefinitions: [" + Join(defined) + "]");
     }
   }
+  return Status::Ok();
+}
+
+Status CheckIndexKeySchema(const rapidjson::Value& key_schema, const std::vector<std::string>& defined) {
+  MT_RETURN_IF_ERROR(CheckKeysDefined(key_schema, defined));
+  auto keys = KeyNames(key_schema);
   if (keys.size() == 2 && keys[0] == keys[1]) {
     return Status::Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name");
   }
@@ -166,7 +177,8 @@ Status Validate(OperationContext& ctx) {
   if (gsis) {
     if (gsis->Empty()) return Invalid("List of GlobalSecondaryIndexes is empty");
     for (const auto& index : gsis->GetArray()) {
-      MT_RETURN_IF_ERROR(CheckIndexKeySchema(*Member(index, "KeySchema"), defined));
+      MT_RETURN_IF_ERROR(CheckKeysDefined(*Member(index, "KeySchema"), defined));
+      MT_RETURN_IF_ERROR(CheckGlobalIndexKeySchema(ReadKeySchema(*Member(index, "KeySchema"))));
       MT_RETURN_IF_ERROR(CheckProjection(index));
       std::string name(StringOr(index, "IndexName", ""));
       if (on_demand && Member(index, "ProvisionedThroughput")) {

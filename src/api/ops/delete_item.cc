@@ -1,5 +1,6 @@
 // DeleteItem: removes one item by its full primary key, optionally under a condition.
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
@@ -36,7 +37,7 @@ Status Run(OperationContext& ctx) {
   MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
-  auto result = ctx.db.Write(*table, key, [&](const Item* existing) -> Result<std::optional<Item>> {
+  auto result = WriteInCollection(ctx.db, *table, key, [&](const Item* existing) -> Result<std::optional<Item>> {
     Status ok = CheckCondition(expressions, existing);
     if (!ok.ok()) {
       if (return_old_on_failure && existing) failed_item = *existing;
@@ -55,6 +56,7 @@ Status Run(OperationContext& ctx) {
   }
   ctx.out.StartObject();
   WriteReturnedAttributes(ctx.out, return_values, result->old_item);
+  WriteItemCollectionMetrics(ctx, *table, key);
   WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
                         WriteUnits(result->old_item ? ItemSize(*result->old_item) : 0, 0), false);
   ctx.out.EndObject();

@@ -6,6 +6,7 @@ const std::vector<const Operation*>& AllOperations() {
   static const std::vector<const Operation*> kAll = {
       &kCreateTable, &kDescribeTable,     &kListTables,      &kDeleteTable, &kUpdateTable,
       &kDescribeEndpoints, &kDescribeLimits, &kPutItem, &kGetItem, &kDeleteItem, &kBatchWriteItem, &kScan, &kQuery, &kUpdateItem, &kTransactWriteItems, &kTransactGetItems, &kBatchGetItem,
+      &kExecuteStatement, &kBatchExecuteStatement, &kExecuteTransaction,
       &kUpdateTimeToLive, &kDescribeTimeToLive, &kTagResource, &kUntagResource, &kListTagsOfResource,
   };
   return kAll;

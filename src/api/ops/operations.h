@@ -24,6 +24,10 @@ extern const Operation kUpdateItem;
 extern const Operation kTransactWriteItems;
 extern const Operation kTransactGetItems;
 extern const Operation kBatchGetItem;
+// PartiQL (src/api/partiql/).
+extern const Operation kExecuteStatement;
+extern const Operation kBatchExecuteStatement;
+extern const Operation kExecuteTransaction;
 
 extern const Operation kUpdateTimeToLive;
 extern const Operation kDescribeTimeToLive;

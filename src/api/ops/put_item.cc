@@ -1,5 +1,6 @@
 // PutItem: creates or replaces an item, optionally under a condition.
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
@@ -39,7 +40,7 @@ Status Run(OperationContext& ctx) {
   MT_RETURN_IF_ERROR(table::ValidateItemKeys(*table->description, item));
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
-  auto result = ctx.db.Write(*table, item, [&](const Item* existing) -> Result<std::optional<Item>> {
+  auto result = WriteInCollection(ctx.db, *table, item, [&](const Item* existing) -> Result<std::optional<Item>> {
     Status ok = CheckCondition(expressions, existing);
     if (!ok.ok()) {
       if (return_old_on_failure && existing) failed_item = *existing;
@@ -58,6 +59,7 @@ Status Run(OperationContext& ctx) {
   }
   ctx.out.StartObject();
   WriteReturnedAttributes(ctx.out, return_values, result->old_item);
+  WriteItemCollectionMetrics(ctx, *table, item);
   size_t old_size = result->old_item ? ItemSize(*result->old_item) : 0;
   WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
                         WriteUnits(old_size, item_size), false);

@@ -58,6 +58,7 @@ Status Validate(OperationContext& ctx) {
 Status Run(OperationContext& ctx) {
   ReadPlan plan;
   MT_RETURN_IF_ERROR(PrepareRead(ctx, plan, kFilterKind | kProjectionKind));
+  MT_RETURN_IF_ERROR(FinishRead(plan));
   int segment = static_cast<int>(IntMember(ctx.request, "Segment").value_or(0));
   int total = static_cast<int>(IntMember(ctx.request, "TotalSegments").value_or(1));
   MT_ASSIGN_OR_RETURN(table::Page page, table::ScanSegment(ctx.db, *plan.table, plan.index, segment, total, plan.page));

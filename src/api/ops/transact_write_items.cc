@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
@@ -182,6 +183,7 @@ Status Run(OperationContext& ctx) {
       }
       return std::optional<Item>();
     };
+    if (a.kind != Kind::kCheck) apply = LimitItemCollection(ctx.db, *a.table, a.key, std::move(apply));
     writes.push_back({a.table.get(), a.key, std::move(apply), a.kind == Kind::kCheck});
   }
   auto result = table::WriteAtomically(ctx.db, writes);
@@ -224,8 +226,13 @@ Status Run(OperationContext& ctx) {
     size_t new_size = r.new_item && actions[i].kind != Kind::kCheck ? ItemSize(*r.new_item) : 0;
     capacity.Add(actions[i].table->description->name, monotable::WriteUnits(std::max(old_size, new_size), true));
   }
+  ItemCollectionMetricsByTable metrics(ctx.request);
+  for (const Action& a : actions) {
+    if (a.kind != Kind::kCheck) metrics.Add(ctx.db, *a.table, a.key);
+  }
   ctx.out.StartObject();
   capacity.Write(ctx.out, capacity_mode, false);
+  metrics.Write(ctx.out);
   ctx.out.EndObject();
   if (!token.empty()) ctx.idempotency.Finish(token, "");
   return Status::Ok();

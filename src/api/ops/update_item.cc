@@ -1,6 +1,7 @@
 // UpdateItem: edits (or creates) one item with an UpdateExpression or legacy AttributeUpdates,
 // optionally under a condition, returning NONE / ALL_OLD / UPDATED_OLD / ALL_NEW / UPDATED_NEW.
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_expressions.h"
@@ -29,6 +30,18 @@ std::string ShapeText() {
          "ReturnValuesOnConditionCheckFailure": {"type": "String", "enum": ["ALL_OLD", "NONE"]}})";
 }
 
+// An update made only of removals (REMOVE, DELETE from a set, legacy DELETE) does not create an
+// absent item: DynamoDB leaves it absent and ignores the removals, even on nested paths whose parent
+// would not exist. (No update at all, or an empty AttributeUpdates, does create it.)
+bool OnlyRemovals(const expr::UpdateExpression& update) {
+  const expr::ParsedExpression* parsed = update.parsed();
+  if (!parsed || parsed->actions.empty()) return false;
+  for (const auto& action : parsed->actions) {
+    if (action.kind != expr::UpdateActionKind::kRemove && action.kind != expr::UpdateActionKind::kDelete) return false;
+  }
+  return true;
+}
+
 Status Run(OperationContext& ctx) {
   const auto& req = ctx.request;
   MT_RETURN_IF_ERROR(CheckExpressionParameters(req, kConditionKind | kUpdateKind));
@@ -43,7 +56,7 @@ Status Run(OperationContext& ctx) {
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
   std::vector<expr::DocumentPath> updated_paths;
-  auto result = ctx.db.Write(*table, key, [&](const Item* existing) -> Result<std::optional<Item>> {
+  auto result = WriteInCollection(ctx.db, *table, key, [&](const Item* existing) -> Result<std::optional<Item>> {
     Status ok = CheckCondition(expressions, existing);
     if (!ok.ok()) {
       if (return_old_on_failure && existing) failed_item = *existing;
@@ -53,6 +66,7 @@ Status Run(OperationContext& ctx) {
       // No update at all: the item is created with its key if it does not exist.
       return std::optional<Item>(existing ? *existing : key);
     }
+    if (!existing && OnlyRemovals(*expressions.update)) return std::optional<Item>();
     MT_ASSIGN_OR_RETURN(expr::UpdateOutcome outcome, expressions.update->Apply(existing, key));
     if (ItemSize(outcome.item) > 409600) {
       return Status::Validation("Item size to update has exceeded the maximum allowed size");
@@ -91,6 +105,7 @@ Status Run(OperationContext& ctx) {
       }
     }
   }
+  WriteItemCollectionMetrics(ctx, *table, key);
   size_t old_size = old_item ? ItemSize(*old_item) : 0;
   size_t new_size = new_item ? ItemSize(*new_item) : 0;
   WriteConsumedCapacity(out, StringOr(req, "ReturnConsumedCapacity", "NONE"), desc.name,

@@ -241,7 +241,9 @@ Result<Expr> Parser::IsRight(Expr left) {
 
 Result<Expr> Parser::Additive() {
   MT_ASSIGN_OR_RETURN(Expr left, Primary());
+  int chain = 0;  // a chain a + b + c ... nests to the left: bound it like any other nesting
   while (auto op = ArithOf(Peek().kind)) {
+    if (++chain > kMaxNestingDepth) return Malformed("Expression nesting is too deep");
     Next();
     MT_RETURN_IF_ERROR(RightHandSide());
     MT_ASSIGN_OR_RETURN(Expr right, Primary());

@@ -1,0 +1,228 @@
+// ExecuteTransaction: up to 100 PartiQL statements run all-or-nothing: either all single-item
+// SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
+// checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
+#include <set>
+
+#include <rapidjson/stringbuffer.h>
+
+#include "api/capacity.h"
+#include "api/item_request.h"
+#include "api/ops/operations.h"
+#include "api/partiql/executor.h"
+#include "api/partiql/request.h"
+#include "api/request_fields.h"
+#include "model/capacity.h"
+#include "table/keys.h"
+#include "table/transaction.h"
+
+namespace monotable::api {
+namespace {
+
+using partiql::PreparedStatement;
+namespace pq = partiql::pq;
+
+std::string ShapeText() {
+  return std::string(R"({
+  "TransactStatements": {"type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 100,
+    "children": {"type": "ValueStruct<ParameterizedStatement>", "children": {
+      "Statement": )") + partiql::kStatementShape + R"(,
+      "Parameters": )" + partiql::kParametersShape + R"(,
+      "ReturnValuesOnConditionCheckFailure": {"type": "String", "enum": ["ALL_OLD", "NONE"]}}}},
+  "ClientRequestToken": {"type": "String", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 36},
+  "ReturnConsumedCapacity": )" + kReturnConsumedCapacityShape + "}";
+}
+
+std::string Fingerprint(const rapidjson::Value& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartArray();
+  w.String("partiql");
+  for (const char* m : {"TransactStatements", "ReturnConsumedCapacity"}) {
+    if (const auto* v = Member(request, m)) v->Accept(w);
+    else w.Null();
+  }
+  w.EndArray();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+const char* ReasonCode(const Status& status) {
+  if (partiql::IsDuplicateItem(status)) return "DuplicateItem";
+  switch (status.code()) {
+    case ErrorCode::kOk: return "None";
+    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
+    case ErrorCode::kDuplicateItem: return "DuplicateItem";
+    case ErrorCode::kTransactionConflict: return "TransactionConflict";
+    default: return "ValidationError";
+  }
+}
+
+// Parses, checks and plans every statement, in DynamoDB's order.
+Result<std::vector<PreparedStatement>> Prepare(OperationContext& ctx, bool& reads) {
+  std::vector<PreparedStatement> statements;
+  const auto& entries = Member(ctx.request, "TransactStatements")->GetArray();
+  for (size_t i = 0; i < entries.Size(); ++i) {
+    auto parameters = partiql::DecodeParameters(entries[i]);
+    if (!parameters.ok()) return partiql::InTransactStatement(i, parameters.status());
+    auto s = partiql::Parse(StringOr(entries[i], "Statement", ""), std::move(parameters).value());
+    if (!s.ok()) return partiql::InTransactStatement(i, s.status());
+    if (s->ast.returning) {
+      return partiql::InTransactStatement(
+          i, Status::Validation("RETURNING clause is not supported in ExecuteTransaction."));
+    }
+    statements.push_back(std::move(s).value());
+  }
+  size_t selects = 0;
+  for (const auto& s : statements) selects += s.IsRead() ? 1 : 0;
+  if (selects != 0 && selects != statements.size()) {
+    return Status::Validation(
+        "ExecuteTransaction API does not support both read and write operations in the same request.");
+  }
+  reads = selects != 0;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    PreparedStatement& s = statements[i];
+    if (s.IsRead() && s.ast.index) {
+      return partiql::InTransactStatement(
+          i, Status::Validation("Reads on indices are not supported within transactions."));
+    }
+    MT_RETURN_IF_ERROR(partiql::InTransactStatement(i, partiql::Plan(ctx.db, s)));
+    if (s.IsRead() && !s.ReadsOneItem()) {
+      return partiql::InTransactStatement(
+          i, Status::Validation(
+                 "Select statements within ExecuteTransaction must specify the primary key in the where clause."));
+    }
+  }
+  if (!reads) {
+    std::set<std::pair<std::string, std::string>> targets;
+    for (const auto& s : statements) {
+      const TableDescription& desc = *s.table->description;
+      if (!targets.emplace(desc.name, table::ItemKeyOf(desc, s.key)).second) {
+        return Status::Validation("Transaction request cannot include multiple operations on one item");
+      }
+    }
+  }
+  return statements;
+}
+
+Status RunReads(OperationContext& ctx, const std::vector<PreparedStatement>& statements) {
+  std::vector<table::ReadTarget> targets;
+  for (const auto& s : statements) {
+    targets.push_back({s.table, s.read.keys[0]});
+    partiql::RecordStatement("SELECT", s.table->description->name, "", partiql::AccessKind::kGetItem, true);
+  }
+  MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
+  CapacityByTable capacity;
+  auto& out = ctx.out;
+  out.StartObject();
+  out.Key("Responses");
+  out.StartArray();
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const PreparedStatement& s = statements[i];
+    capacity.Add(s.table->description->name,
+                 monotable::ReadUnits(items[i] ? ItemSize(*items[i]) : 0, ReadMode::kTransactional));
+    out.StartObject();
+    if (items[i] && s.where.Evaluate(&*items[i])) {
+      out.Key("Item");
+      WriteItem(out, partiql::Project(s, *items[i]));
+    }
+    out.EndObject();
+  }
+  out.EndArray();
+  capacity.Write(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"), true);
+  out.EndObject();
+  return Status::Ok();
+}
+
+Status Cancelled(OperationContext& ctx, const std::vector<PreparedStatement>& statements,
+                 const table::TransactionResult& result) {
+  std::string codes;
+  for (size_t i = 0; i < result.outcomes.size(); ++i) {
+    codes += std::string(i ? ", " : "") + ReasonCode(result.outcomes[i]);
+  }
+  std::vector<bool> want_item;
+  const auto& entries = Member(ctx.request, "TransactStatements")->GetArray();
+  for (size_t i = 0; i < statements.size(); ++i) {
+    want_item.push_back(StringOr(entries[i], "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD");
+  }
+  ctx.error_details = [outcomes = result.outcomes, old_items = result.old_items, want_item](JsonWriter& w) {
+    w.Key("CancellationReasons");
+    w.StartArray();
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      w.StartObject();
+      WriteString(w, "Code", ReasonCode(outcomes[i]));
+      if (!outcomes[i].ok()) WriteString(w, "Message", outcomes[i].message());
+      if (outcomes[i].code() == ErrorCode::kConditionalCheckFailed && want_item[i] && old_items[i]) {
+        w.Key("Item");
+        WriteItem(w, *old_items[i]);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+  };
+  return Status(ErrorCode::kTransactionCanceled,
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+}
+
+Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& statements) {
+  std::string token(StringOr(ctx.request, "ClientRequestToken", ""));
+  std::string_view capacity_mode = StringOr(ctx.request, "ReturnConsumedCapacity", "NONE");
+  if (!token.empty()) {
+    auto outcome = ctx.idempotency.Begin(token, Fingerprint(ctx.request));
+    switch (outcome.decision) {
+      case txn::IdempotencyCache::Decision::kRun: break;
+      case txn::IdempotencyCache::Decision::kMismatch:
+        return Status(ErrorCode::kIdempotentParameterMismatch,
+                      "Request parameters do not match the parameters of the request with the same ClientRequestToken");
+      case txn::IdempotencyCache::Decision::kInProgress:
+        return Status(ErrorCode::kTransactionInProgress, "Transaction is in progress");
+      case txn::IdempotencyCache::Decision::kReplay: {
+        // A replay applies nothing; like TransactWriteItems it reports the reads made to answer.
+        CapacityByTable capacity;
+        for (const auto& s : statements) {
+          MT_ASSIGN_OR_RETURN(auto current, ctx.db.GetItem(*s.table, s.key));
+          capacity.Add(s.table->description->name,
+                       monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kStrong));
+        }
+        ctx.out.StartObject();
+        capacity.Write(ctx.out, capacity_mode, true);
+        ctx.out.EndObject();
+        return Status::Ok();
+      }
+    }
+  }
+  std::vector<table::WriteAction> writes;
+  for (const auto& s : statements) {
+    partiql::RecordStatement(s.Verb(), s.table->description->name, "", partiql::WriteKind(s), true);
+    writes.push_back({s.table.get(), s.key, partiql::WriteApply(s), s.ast.kind == pq::StatementKind::kExists});
+  }
+  auto result = table::WriteAtomically(ctx.db, writes);
+  if (!result.ok() || !result->committed) {
+    if (!token.empty()) ctx.idempotency.Abandon(token);
+    if (!result.ok()) return result.status();
+    return Cancelled(ctx, statements, *result);
+  }
+  CapacityByTable capacity;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const auto& r = result->results[i];
+    bool check = statements[i].ast.kind == pq::StatementKind::kExists;
+    size_t old_size = r.old_item ? ItemSize(*r.old_item) : 0;
+    size_t new_size = r.new_item && !check ? ItemSize(*r.new_item) : 0;
+    capacity.Add(statements[i].table->description->name, monotable::WriteUnits(std::max(old_size, new_size), true));
+  }
+  ctx.out.StartObject();
+  capacity.Write(ctx.out, capacity_mode, false);
+  ctx.out.EndObject();
+  if (!token.empty()) ctx.idempotency.Finish(token, "");
+  return Status::Ok();
+}
+
+Status Run(OperationContext& ctx) {
+  bool reads = false;
+  MT_ASSIGN_OR_RETURN(std::vector<PreparedStatement> statements, Prepare(ctx, reads));
+  return reads ? RunReads(ctx, statements) : RunWrites(ctx, statements);
+}
+
+}  // namespace
+
+const Operation kExecuteTransaction{"ExecuteTransaction", ParseShape(ShapeText()), nullptr, Run};
+
+}  // namespace monotable::api

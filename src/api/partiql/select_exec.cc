@@ -1,0 +1,112 @@
+// SELECT execution: one page of a GetItem / Query / Scan plan.
+#include "api/partiql/executor.h"
+#include "api/partiql/next_token.h"
+#include "expr/evaluator.h"
+#include "model/capacity.h"
+#include "table/keys.h"
+#include "table/reader.h"
+
+namespace monotable::api::partiql {
+namespace {
+
+constexpr uint64_t kPageBytes = 1024 * 1024;
+
+struct PageState {
+  const PreparedStatement& s;
+  ExecResult& out;
+  table::Database& db;
+  uint64_t bytes = 0;
+
+  // Filters, projects and keeps one item that was read (fetching the table item for an LSI read
+  // of attributes the index does not project).
+  Status Take(Item item) {
+    if (s.fetch_from_table) {
+      MT_ASSIGN_OR_RETURN(auto full, db.GetItem(*s.table, table::ExtractKey(*s.table->description, item)));
+      if (!full) return Status::Ok();
+      bytes += ItemSize(*full);
+      item = std::move(*full);
+    }
+    if (!s.where.Evaluate(&item)) return Status::Ok();
+    out.items.push_back(Project(s, item));
+    return Status::Ok();
+  }
+};
+
+Status ReadKeys(table::Database& db, const PreparedStatement& s, bool consistent, PageState& state) {
+  for (const Item& key : s.read.keys) {
+    MT_ASSIGN_OR_RETURN(auto item, db.GetItem(*s.table, key));
+    state.out.units += monotable::ReadUnits(item ? ItemSize(*item) : 0, consistent ? ReadMode::kStrong : ReadMode::kEventual);
+    if (item) MT_RETURN_IF_ERROR(state.Take(std::move(*item)));
+  }
+  return Status::Ok();
+}
+
+Status ReadPages(table::Database& db, const PreparedStatement& s, const ExecOptions& options, PagePosition position,
+                 PageState& state) {
+  std::optional<int64_t> remaining = options.limit;
+  const bool query = s.read.kind == AccessKind::kQuery;
+  size_t count = query ? s.read.partitions.size() : 1;
+  for (size_t i = position.partition; i < count; ++i) {
+    if (state.bytes >= kPageBytes || (remaining && *remaining <= 0)) {
+      state.out.next_token = EncodeNextToken(s, {i, std::nullopt});
+      break;
+    }
+    table::PageOptions page_options;
+    page_options.forward = s.read.forward;
+    page_options.limit = remaining;
+    page_options.max_bytes = kPageBytes - state.bytes;
+    const Item* start = i == position.partition && position.start ? &*position.start : nullptr;
+    page_options.exclusive_start = start;
+    MT_ASSIGN_OR_RETURN(table::Page page,
+                        query ? table::QueryPartition(db, *s.table, s.index, s.read.partitions[i], s.read.sort, page_options)
+                              : table::ScanSegment(db, *s.table, s.index, 0, 1, page_options));
+    state.bytes += page.bytes_read;
+    if (remaining) *remaining -= static_cast<int64_t>(page.items.size());
+    for (Item& item : page.items) MT_RETURN_IF_ERROR(state.Take(std::move(item)));
+    if (page.last_evaluated_key) {
+      state.out.last_evaluated_key = page.last_evaluated_key;
+      state.out.next_token = EncodeNextToken(s, {i, std::move(page.last_evaluated_key)});
+      break;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Item Project(const PreparedStatement& s, const Item& item) {
+  if (s.ast.select_star) return item;
+  Item out;
+  for (const auto& p : s.projection) {
+    if (const AttributeValue* v = expr::Lookup(item, p.path)) out.emplace(p.output_name, *v);
+  }
+  return out;
+}
+
+ExecResult RunSelect(table::Database& db, const PreparedStatement& s, const ExecOptions& options) {
+  ExecResult out;
+  if (s.index && s.index->global && options.consistent) {
+    out.status = Status::Validation("Strongly consistent read is not supported on Global Secondary Indexes");
+    return out;
+  }
+  PagePosition position;
+  if (!options.next_token.empty()) {
+    auto decoded = DecodeNextToken(s, options.next_token);
+    if (!decoded.ok()) {
+      out.status = decoded.status();
+      return out;
+    }
+    position = std::move(decoded).value();
+  }
+  RecordStatement("SELECT", s.table->description->name, s.index ? s.index->name : "", s.read.kind, false);
+  PageState state{s, out, db};
+  if (s.read.kind == AccessKind::kGetItem) {
+    out.status = ReadKeys(db, s, options.consistent, state);
+  } else {
+    out.status = ReadPages(db, s, options, std::move(position), state);
+    out.units = SummedReadUnits(state.bytes, options.consistent ? ReadMode::kStrong : ReadMode::kEventual);
+  }
+  return out;
+}
+
+}  // namespace monotable::api::partiql
