@@ -29,8 +29,9 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       batch.guards.push_back({keys[i], raw});
       auto applied = actions[i].apply(old_item ? &*old_item : nullptr);
       if (!applied.ok()) {
-        if (applied.status().code() != ErrorCode::kConditionalCheckFailed &&
-            applied.status().code() != ErrorCode::kValidation) {
+        ErrorCode code = applied.status().code();
+        if (code != ErrorCode::kConditionalCheckFailed && code != ErrorCode::kValidation &&
+            code != ErrorCode::kItemCollectionSizeLimitExceeded && code != ErrorCode::kProvisionedThroughputExceeded) {
           return applied.status();  // an internal failure is not a cancellation
         }
         out.outcomes.push_back(applied.status());
@@ -38,15 +39,15 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         continue;
       }
       out.outcomes.push_back(Status::Ok());
-      WriteResult result{old_item, std::move(applied).value()};
+      WriteResult result{old_item, std::move(applied).value(), {}};
       if (!actions[i].check_only) {
         if (result.new_item) {
           batch.mutations.push_back({keys[i], EncodeItem(*result.new_item)});
         } else if (raw) {
           batch.mutations.push_back({keys[i], std::nullopt});
         }
-        AddIndexMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
-                          result.new_item ? &*result.new_item : nullptr, batch);
+        result.index_costs = AddIndexMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
+                                               result.new_item ? &*result.new_item : nullptr, batch);
         AddExpiryMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
                            result.new_item ? &*result.new_item : nullptr, batch);
         changes.Add(*actions[i].table->description, old_item ? &*old_item : nullptr,

@@ -7,8 +7,9 @@
 //   the whole thing is re-read and re-applied; after `max_attempts` such collisions it gives up
 //   with every action's outcome set to kTransactionConflict. The result is serializable with
 //   respect to every other write (single-item writes use the same guards).
-// - If any `apply` refuses (returns a Status), nothing is written and `outcomes` holds each
-//   action's status (OK for the ones that would have succeeded), in request order.
+// - If any `apply` refuses (ConditionalCheckFailed, Validation, ItemCollectionSizeLimitExceeded or
+//   ProvisionedThroughputExceeded), nothing is written and `outcomes` holds each action's status (OK
+//   for the ones that would have succeeded), in request order. Other errors are returned as is.
 // - An action whose apply returns the existing item unchanged (ConditionCheck) writes nothing but
 //   still guards its item.
 // - ReadConsistent reads all keys from one engine snapshot.

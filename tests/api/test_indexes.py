@@ -819,9 +819,6 @@ def test_item_collection_size_limit(start_server, monkeypatch):
         ddb.put_item(TableName=plain, Item={"pk": S("full"), "sk": N(i), "payload": S(blob)})
 
 
-@pytest.mark.xfail(strict=True, reason="table/transaction.cc: WriteAtomically returns an apply failure other than "
-                                       "ConditionalCheckFailed/Validation as the request's error, so the limit is "
-                                       "not reported as a cancellation reason")
 def test_item_collection_size_limit_cancels_a_transaction(start_server, monkeypatch):
     monkeypatch.setenv("MONOTABLE_ITEM_COLLECTION_LIMIT_BYTES", "100000")
     ddb = start_server("--in-memory").client()

@@ -37,7 +37,7 @@ def test_sigterm_finishes_in_flight_requests_and_keeps_data(start_server, tmp_pa
     t0 = time.time()
     s.proc.send_signal(signal.SIGTERM)
     assert s.proc.wait(timeout=15) == 0
-    assert time.time() - t0 < 5, "an idle connection held the shutdown"
+    assert time.time() - t0 < 9, "an idle connection held the shutdown until the grace period ran out"
     stop.set()
     for t in threads:
         t.join()

@@ -131,6 +131,8 @@ const char* ReasonCode(ErrorCode code) {
     case ErrorCode::kOk: return "None";
     case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
     case ErrorCode::kTransactionConflict: return "TransactionConflict";
+    case ErrorCode::kItemCollectionSizeLimitExceeded: return "ItemCollectionSizeLimitExceeded";
+    case ErrorCode::kProvisionedThroughputExceeded: return "ProvisionedThroughputExceeded";
     default: return "ValidationError";
   }
 }
