@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdio>
 
+#include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/index_entries.h"
 #include "table/keys.h"
@@ -71,22 +72,28 @@ Result<std::optional<Item>> Database::GetItem(const TableHandle& table, const It
   return std::optional<Item>(std::move(item));
 }
 
-void AddIndexMutations(const TableDescription& table, const Item* old_item, const Item* new_item,
-                       engine::WriteBatch& batch) {
+std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
+                                              const Item* new_item, engine::WriteBatch& batch) {
+  std::vector<IndexWriteCost> costs;
   auto update = [&](const IndexDescription& index) {
     std::optional<IndexEntry> old_entry, new_entry;
     if (old_item) old_entry = MakeIndexEntry(table, index, *old_item);
     if (new_item) new_entry = MakeIndexEntry(table, index, *new_item);
-    if (old_entry && (!new_entry || old_entry->key != new_entry->key)) {
-      batch.mutations.push_back({std::move(old_entry->key), std::nullopt});
-    }
-    if (new_entry) {
-      if (old_entry && old_entry->key == new_entry->key && old_entry->projected == new_entry->projected) return;
+    if (!old_entry && !new_entry) return;
+    IndexEntryChange change;
+    if (old_entry) change.old_size = ItemSize(old_entry->projected);
+    if (new_entry) change.new_size = ItemSize(new_entry->projected);
+    change.same_key = old_entry && new_entry && old_entry->key == new_entry->key;
+    change.identical = change.same_key && old_entry->projected == new_entry->projected;
+    if (double units = IndexWriteUnits(change); units > 0) costs.push_back({&index, units});
+    if (old_entry && !change.same_key) batch.mutations.push_back({std::move(old_entry->key), std::nullopt});
+    if (new_entry && !change.identical) {
       batch.mutations.push_back({std::move(new_entry->key), EncodeItem(new_entry->projected)});
     }
   };
   for (const auto& index : table.global_indexes) update(index);
   for (const auto& index : table.local_indexes) update(index);
+  return costs;
 }
 
 Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply) {

@@ -35,17 +35,24 @@ struct DatabaseOptions {
   int64_t ttl_change_interval_ms = 0;   // UpdateTimeToLive refuses a change this soon after the last (AWS: 1 h)
 };
 
+// Write units one index arm of a write costs (AWS's ladder, see model/capacity.h).
+struct IndexWriteCost {
+  const IndexDescription* index;  // points into the table description the write used
+  double units;
+};
+
 struct WriteResult {
   std::optional<Item> old_item;  // the item before the write, if it existed
   std::optional<Item> new_item;  // the item after the write, if it exists
+  std::vector<IndexWriteCost> index_costs;  // indexes the write touched (no entry: costs nothing)
 };
 
 using ApplyFn = std::function<Result<std::optional<Item>>(const Item* existing)>;
 
 // Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
-// for every secondary index of `table`.
-void AddIndexMutations(const TableDescription& table, const Item* old_item, const Item* new_item,
-                       engine::WriteBatch& batch);
+// for every secondary index of `table`, and returns what each touched index arm costs.
+std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
+                                              const Item* new_item, engine::WriteBatch& batch);
 
 class Database {
  public:

@@ -73,7 +73,7 @@ Result<size_t> TtlWorker::ExpireTable(const TableHandle& handle, double now) {
       auto expiry = ExpiryTime(item, table.ttl.attribute);
       if (!expiry || !IsExpired(*expiry, now)) break;
       batch.mutations.push_back({item_key, std::nullopt});
-      AddIndexMutations(table, &item, nullptr, batch);
+      (void)AddIndexMutations(table, &item, nullptr, batch);  // TTL deletes consume no capacity
       AddExpiryMutations(table, &item, nullptr, batch);
       ChangeLogBatch changes(streams_);
       changes.Add(table, &item, nullptr, /*by_service=*/true);
