@@ -10,6 +10,7 @@
 #include "api/errors.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
+#include "expr/partiql/parser.h"
 
 namespace monotable::api {
 namespace {
@@ -98,7 +99,8 @@ HttpResponse Service::Error(const Status& status, const std::function<void(JsonW
 
 namespace {
 
-// Every table a request names: TableName, RequestItems keys, TransactItems[*].<action>.TableName.
+// Every table a request names: TableName, RequestItems keys, TransactItems[*].<action>.TableName,
+// and the table of every PartiQL Statement (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction).
 void CollectTables(const rapidjson::Value& v, int depth, std::vector<std::string>& out) {
   if (depth > 4) return;
   if (v.IsObject()) {
@@ -106,9 +108,13 @@ void CollectTables(const rapidjson::Value& v, int depth, std::vector<std::string
       std::string_view name(it->name.GetString(), it->name.GetStringLength());
       if ((name == "TableName" || name == "ResourceArn") && it->value.IsString()) {
         out.emplace_back(it->value.GetString(), it->value.GetStringLength());
+      } else if (name == "Statement" && it->value.IsString()) {
+        auto statement = expr::partiql::ParseStatement({it->value.GetString(), it->value.GetStringLength()});
+        // An unparsable statement names no table; the operation refuses it with its own error.
+        if (statement.ok()) out.push_back(statement->table);
       } else if (name == "RequestItems" && it->value.IsObject()) {
         for (auto t = it->value.MemberBegin(); t != it->value.MemberEnd(); ++t) out.emplace_back(t->name.GetString());
-      } else if (name == "TransactItems" || depth > 0) {
+      } else if (name == "TransactItems" || name == "Statements" || name == "TransactStatements" || depth > 0) {
         CollectTables(it->value, depth + 1, out);
       }
     }
@@ -196,6 +202,9 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
 
   rapidjson::Document doc;
   if (!request.body.empty()) {
+    // RapidJSON's UTF-8 validation may look up to three bytes past a truncated multi-byte
+    // sequence at the very end: pad with NULs so it always stays inside the buffer.
+    request.body.append(4, '\0');
     doc.ParseInsitu<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(request.body.data());
     if (doc.HasParseError()) return with_cors(Error(Status::Serialization("")));
   }

@@ -31,7 +31,8 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       if (!applied.ok()) {
         ErrorCode code = applied.status().code();
         if (code != ErrorCode::kConditionalCheckFailed && code != ErrorCode::kValidation &&
-            code != ErrorCode::kItemCollectionSizeLimitExceeded && code != ErrorCode::kProvisionedThroughputExceeded) {
+            code != ErrorCode::kItemCollectionSizeLimitExceeded && code != ErrorCode::kProvisionedThroughputExceeded &&
+            code != ErrorCode::kDuplicateItem) {
           return applied.status();  // an internal failure is not a cancellation
         }
         out.outcomes.push_back(applied.status());

@@ -6,6 +6,7 @@
 import os
 import signal
 import subprocess
+import tempfile
 import time
 import uuid
 
@@ -23,11 +24,15 @@ def pytest_addoption(parser):
 class Server:
     def __init__(self, binary, args):
         self.args = args
+        # stderr goes to a file: a pipe nobody reads would block the server once it filled up.
+        self.log = tempfile.NamedTemporaryFile(prefix="monotable-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.proc.stdout.readline()
         if "listening on" not in line:
-            err = self.proc.stderr.read()
+            self.proc.wait(timeout=10)
+            with open(self.log.name) as f:
+                err = f.read()
             raise RuntimeError(f"monotable did not start: {line!r} {err!r}")
         self.port = int(line.split()[3].split(":")[1])
         self.endpoint = f"http://127.0.0.1:{self.port}"

@@ -158,3 +158,20 @@ def test_per_key_table_rules(secured):
 def test_authentication_is_off_by_default(server):
     # The shared test server has no credentials: anything goes, as with DynamoDB Local.
     assert "TableNames" in client(server, "anything", "whatever").list_tables()
+
+
+def test_partiql_statements_obey_table_rules(secured):
+    admin = client(secured, "AKIDADMIN", "adminsecret")
+    make(admin, "secrets2")
+    admin.put_item(TableName="secrets2", Item={"pk": {"S": "x"}})
+    limited = client(secured, "AKIDLIMITED", "limitedsecret")
+    with pytest.raises(ClientError) as e:
+        limited.execute_statement(Statement='SELECT * FROM "secrets2"')
+    assert err(e)[0] == "AccessDeniedException"
+    with pytest.raises(ClientError) as e:
+        limited.batch_execute_statement(Statements=[{"Statement": 'DELETE FROM "secrets2" WHERE pk = \'x\''}])
+    assert err(e)[0] == "AccessDeniedException"
+    with pytest.raises(ClientError) as e:
+        limited.execute_transaction(TransactStatements=[{"Statement": 'SELECT * FROM "secrets2" WHERE pk = \'x\''}])
+    assert err(e)[0] == "AccessDeniedException"
+    assert "Item" in admin.get_item(TableName="secrets2", Key={"pk": {"S": "x"}})

@@ -516,7 +516,8 @@ def test_statements_log_how_they_ran(start_server):
     run(ddb, f"UPDATE \"{t}\" SET x = 1 WHERE pk = 'a' AND sk = 1")
     run(ddb, f"DELETE FROM \"{t}\" WHERE pk = 'a' AND sk = 1")
     server.stop()
-    lines = [l for l in server.proc.stderr.read().splitlines() if l.startswith("partiql:")]
+    with open(server.log.name) as f:
+        lines = [l for l in f.read().splitlines() if l.startswith("partiql:")]
     assert lines == [
         f"partiql: INSERT on {t} ran as PutItem",
         f"partiql: SELECT on {t} ran as GetItem",

@@ -303,3 +303,13 @@ def test_cors_header_on_normal_and_error_responses(server):
 def test_no_cors_header_without_origin(server):
     _, headers, _ = post(server.port, LIST_TABLES, "{}")
     assert "access-control-allow-origin" not in lower(headers)
+
+
+def test_body_ending_in_a_truncated_utf8_sequence(server):
+    # Found by the HTTP fuzzer: a multi-byte UTF-8 lead byte as the last byte of the body.
+    for tail in (b"\xe8", b"\xf3\x80", b"\xc3"):
+        status, _, raw = request(server.port, "POST", body=b'{"TableName":"a' + tail,
+                                 headers={"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": LIST_TABLES})
+        assert status == 400
+        assert b"SerializationException" in raw
+    assert _alive(server.port)

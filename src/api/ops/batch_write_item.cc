@@ -94,7 +94,9 @@ Status Run(OperationContext& ctx) {
     auto write = [&](const Item*) -> Result<std::optional<Item>> { return w.item; };
     MT_ASSIGN_OR_RETURN(auto result, WriteInCollection(ctx.db, *w.table, w.key, write));
     double u = WriteUnits(result.old_item ? ItemSize(*result.old_item) : 0, w.item ? ItemSize(*w.item) : 0);
-    capacity.Add(w.table->description->name, u);
+    Consumption consumed{u, {}, {}};
+    consumed.AddIndexCosts(result.index_costs);
+    capacity.Add(w.table->description->name, consumed);
     metrics.Add(ctx.db, *w.table, w.key);
   }
 

@@ -57,8 +57,10 @@ Status Run(OperationContext& ctx) {
   ctx.out.StartObject();
   WriteReturnedAttributes(ctx.out, return_values, result->old_item);
   WriteItemCollectionMetrics(ctx, *table, key);
-  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
-                        WriteUnits(result->old_item ? ItemSize(*result->old_item) : 0, 0), false);
+  Consumption consumed{WriteUnits(result->old_item ? ItemSize(*result->old_item) : 0, 0), {}, {}};
+  consumed.AddIndexCosts(result->index_costs);
+  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name, consumed,
+                        false);
   ctx.out.EndObject();
   return Status::Ok();
 }

@@ -61,8 +61,10 @@ Status Run(OperationContext& ctx) {
   WriteReturnedAttributes(ctx.out, return_values, result->old_item);
   WriteItemCollectionMetrics(ctx, *table, item);
   size_t old_size = result->old_item ? ItemSize(*result->old_item) : 0;
-  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
-                        WriteUnits(old_size, item_size), false);
+  Consumption consumed{WriteUnits(old_size, item_size), {}, {}};
+  consumed.AddIndexCosts(result->index_costs);
+  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name, consumed,
+                        false);
   ctx.out.EndObject();
   return Status::Ok();
 }

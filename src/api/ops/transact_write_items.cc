@@ -226,7 +226,10 @@ Status Run(OperationContext& ctx) {
     const auto& r = result->results[i];
     size_t old_size = r.old_item ? ItemSize(*r.old_item) : 0;
     size_t new_size = r.new_item && actions[i].kind != Kind::kCheck ? ItemSize(*r.new_item) : 0;
-    capacity.Add(actions[i].table->description->name, monotable::WriteUnits(std::max(old_size, new_size), true));
+    // The table arm of a transactional write costs double; index arms do not.
+    Consumption consumed{monotable::WriteUnits(std::max(old_size, new_size), true), {}, {}};
+    consumed.AddIndexCosts(r.index_costs);
+    capacity.Add(actions[i].table->description->name, consumed);
   }
   ItemCollectionMetricsByTable metrics(ctx.request);
   for (const Action& a : actions) {

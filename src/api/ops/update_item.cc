@@ -108,8 +108,9 @@ Status Run(OperationContext& ctx) {
   WriteItemCollectionMetrics(ctx, *table, key);
   size_t old_size = old_item ? ItemSize(*old_item) : 0;
   size_t new_size = new_item ? ItemSize(*new_item) : 0;
-  WriteConsumedCapacity(out, StringOr(req, "ReturnConsumedCapacity", "NONE"), desc.name,
-                        WriteUnits(old_size, new_size), false);
+  Consumption consumed{WriteUnits(old_size, new_size), {}, {}};
+  consumed.AddIndexCosts(result->index_costs);
+  WriteConsumedCapacity(out, StringOr(req, "ReturnConsumedCapacity", "NONE"), desc.name, consumed, false);
   out.EndObject();
   return Status::Ok();
 }
