@@ -5,8 +5,10 @@
 //   parse cache between requests and threads. It refers to ExpressionAttributeNames ("#n") and
 //   ExpressionAttributeValues (":v") by slot: name_refs[slot] / value_refs[slot] hold the distinct
 //   references in order of first appearance; binding (binder.h) supplies one value per slot.
-// - Nesting of conditions, parentheses and function calls is bounded by kMaxNestingDepth at parse
-//   time, so every recursive walk over an AST (validation, evaluation, destruction) is bounded too.
+// - Nesting of conditions, parentheses and function calls is bounded at parse time (kMaxNestingDepth,
+//   which the 4 KB text limit keeps out of reach), so every recursive walk over an AST (validation,
+//   evaluation, destruction) is bounded too: at most ~1400 levels (function calls nested in the
+//   largest expression), each walk frame small. See parser.h for the stack budget.
 // - `pos` fields are byte offsets into the text; they order nodes as the user wrote them.
 // - early_error holds the highest-priority error that depends on the text alone (redundant
 //   parentheses, unknown or misused function, reserved word, repeated update section). It is not a
@@ -22,14 +24,24 @@
 
 namespace monotable::expr {
 
-// Parentheses, NOT chains and function calls deeper than this are refused (syntax error at the
-// token that went too deep). Real expressions stay far below; the 4 KB text limit alone would
-// allow ~2000 levels, which would be a stack-overflow vector for a recursive-descent parser.
-inline constexpr int kMaxNestingDepth = 64;
-// IN accepts at most this many right-hand operands.
-inline constexpr size_t kMaxInOperands = 100;
 // An expression string is at most this many bytes.
 inline constexpr size_t kMaxExpressionBytes = 4096;
+// Parentheses, NOT and function calls nest at most this deep (deeper is a syntax error at the token
+// that went too deep). Every level consumes at least one token, so no expression within the 4 KB
+// limit can reach it: nesting is bounded by the text, not by a cap DynamoDB does not have (it
+// accepts e.g. 149 nested "(a<b OR ...)" and reports 2000 redundant parentheses as such). The
+// parser is written so that this worst case fits a small thread stack (parser.h).
+inline constexpr int kMaxNestingDepth = static_cast<int>(kMaxExpressionBytes);
+// More than this many operators (comparators, AND, OR, NOT, BETWEEN, IN, and + / - in updates;
+// function calls are not operators) is "The expression contains too many operators; operator
+// count: 301" (DynamoDB stops counting at the first operator over the limit).
+inline constexpr int kMaxOperators = 300;
+// A document path has at most this many elements (names and indexes).
+inline constexpr size_t kMaxPathDepth = 32;
+// IN accepts at most this many right-hand operands.
+inline constexpr size_t kMaxInOperands = 100;
+// An attribute name (bare or from ExpressionAttributeNames) must be shorter than this many bytes.
+inline constexpr size_t kMaxAttributeNameBytes = 65536;
 
 enum class ExpressionKind : uint8_t { kCondition, kFilter, kKeyCondition, kProjection, kUpdate };
 

@@ -535,7 +535,16 @@ Result<Bindings> Bind(const ParsedExpression& parsed, const NameMap* names, cons
   return b;
 }
 
+Status ValidateAttributeName(std::string_view name) {
+  if (name.size() < kMaxAttributeNameBytes) return Status::Ok();
+  return Status::Validation("1 validation error detected: Attribute name is too large, must be less than " +
+                            std::to_string(kMaxAttributeNameBytes) + " bytes");
+}
+
 Status ValidateAttributeMaps(const NameMap* names, const ValueMap* values) {
+  if (names != nullptr) {
+    for (const auto& [key, name] : *names) MT_RETURN_IF_ERROR(ValidateAttributeName(name));
+  }
   MT_RETURN_IF_ERROR(ValidateMapKeys(names, "ExpressionAttributeNames", '#'));
   return ValidateMapKeys(values, "ExpressionAttributeValues", ':');
 }

@@ -5,13 +5,15 @@
 // Contract:
 // - Bind() returns Bindings (one resolved name / value per slot) or a kValidation Status with the
 //   full message ("Invalid <Kind>: <detail>"). Error priority, as DynamoDB reports it:
-//     condition/filter/key: early_error (parentheses > unknown function > misused function >
-//       reserved word), then the first leaf condition (in text order) with a problem:
+//     condition/filter/key: early_error (parentheses > unknown function > update function in a
+//       condition > misused function > reserved word; see parser.h), then the first leaf
+//       condition (in text order) with a problem:
 //       undefined name/value > operand count (incl. IN > 100) > non-distinct operands >
 //       operand types (function types, "requires a document path", BETWEEN bounds, ordering a
 //       constant that is not S/N/B);
 //     projection: reserved word > undefined name > overlapping paths > conflicting paths;
-//     update: reserved word > unknown function > repeated section > undefined name > undefined value
+//     update: reserved word > unknown function > condition function > nested list_append >
+//       repeated section > undefined name > undefined value
 //       > overlapping paths > conflicting paths > ADD/DELETE operand type > function operand
 //       count/type.
 // - On success every reference of the expression is recorded in the UsageTracker (if given), so
@@ -68,9 +70,15 @@ DocumentPath ResolvePath(const Path& path, const Bindings& bindings);
 // other; ..." (same prefix, then a name against an index). Empty when the paths are independent.
 std::string CheckPathOverlaps(const std::vector<DocumentPath>& paths);
 
-// Checks the maps themselves, before any expression: "ExpressionAttributeNames must not be empty",
+// Checks the maps themselves, before any expression: an ExpressionAttributeNames value that is too
+// large (ValidateAttributeName), "ExpressionAttributeNames must not be empty",
 // "ExpressionAttributeNames contains invalid key: Syntax error; key: \"x\"", key longer than 255
 // bytes, and the same for ExpressionAttributeValues. (Value contents are the JSON layer's job.)
 Status ValidateAttributeMaps(const NameMap* names, const ValueMap* values);
+
+// "1 validation error detected: Attribute name is too large, must be less than 65536 bytes" for a
+// name of kMaxAttributeNameBytes bytes or more, else OK. DynamoDB applies it to every attribute
+// name of a request (expression names, legacy parameters, item and key attribute names).
+Status ValidateAttributeName(std::string_view name);
 
 }  // namespace monotable::expr

@@ -12,6 +12,18 @@ constexpr std::array<std::string_view, 13> kOperatorNames = {
 
 int Sign(int v) { return (v > 0) - (v < 0); }
 
+// UTF-16 code units of UTF-8 text: one per character, two for a character outside the BMP (a
+// 4-byte UTF-8 sequence). Counts lead bytes, so it is total on any input.
+uint64_t Utf16Length(std::string_view text) {
+  uint64_t units = 0;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte & 0xC0) != 0x80) ++units;  // not a continuation byte
+    if (byte >= 0xF0) ++units;           // a supplementary character: a surrogate pair
+  }
+  return units;
+}
+
 }  // namespace
 
 std::optional<ComparisonOperator> ParseComparisonOperator(std::string_view name) {
@@ -42,6 +54,7 @@ std::optional<int> CompareOrdered(const AttributeValue& a, const AttributeValue&
 std::optional<uint64_t> SizeOf(const AttributeValue& value) {
   switch (value.type()) {
     case AttrType::kS:
+      return Utf16Length(value.s());
     case AttrType::kB:
       return value.s().size();
     case AttrType::kSS:

@@ -5,7 +5,7 @@
 // - Values of different types are never equal and never ordered (comparisons are false, not errors).
 // - Ordering exists only for S (UTF-8 bytes, unsigned), N (numeric) and B (bytes, unsigned).
 // - Equality is deep; sets compare as sets (AttributeValue::operator==).
-// - SizeOf: S -> UTF-8 byte length, B -> byte length, SS/NS/BS/L -> element count, M -> entry count,
+// - SizeOf: S -> length in UTF-16 code units (as DynamoDB counts: "é" is 1, "𝄞" is 2), B -> byte length, SS/NS/BS/L -> element count, M -> entry count,
 //   other types -> nullopt (size() of them is "absent", so comparisons with it are false).
 // - Contains: S in S (substring), B in B (byte substring), member of SS/NS/BS, element of L (deep
 //   equality); anything else is false. BeginsWith: S prefix of S or B prefix of B only.

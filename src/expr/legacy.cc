@@ -140,6 +140,13 @@ Result<bool> UseOr(const std::optional<std::string>& conditional_operator) {
   return EnumError(*conditional_operator, "conditionalOperator", "AND, OR");
 }
 
+// Attribute names too large for DynamoDB, before any other check of the parameter.
+template <typename Entries, typename NameOf>
+Status CheckNames(const Entries& entries, NameOf name_of) {
+  for (const auto& entry : entries) MT_RETURN_IF_ERROR(ValidateAttributeName(name_of(entry)));
+  return Status::Ok();
+}
+
 Status CheckArguments(ComparisonOperator op, const std::vector<AttributeValue>& values) {
   std::string error = ValidateComparisonArguments(op, values);
   if (!error.empty()) return Status::Validation(std::move(error));
@@ -150,6 +157,7 @@ Status CheckArguments(ComparisonOperator op, const std::vector<AttributeValue>& 
 
 Result<ConditionExpression> ConvertExpected(const std::vector<ExpectedCondition>& expected,
                                             const std::optional<std::string>& conditional_operator) {
+  MT_RETURN_IF_ERROR(CheckNames(expected, [](const ExpectedCondition& e) -> const std::string& { return e.attribute; }));
   MT_ASSIGN_OR_RETURN(bool use_or, UseOr(conditional_operator));
   Builder builder(ExpressionKind::kCondition);
   std::vector<Condition> leaves;
@@ -197,6 +205,7 @@ Result<ConditionExpression> ConvertExpected(const std::vector<ExpectedCondition>
 
 Result<ConditionExpression> ConvertFilter(const std::vector<FilterCondition>& filter,
                                           const std::optional<std::string>& conditional_operator) {
+  MT_RETURN_IF_ERROR(CheckNames(filter, [](const FilterCondition& f) -> const std::string& { return f.attribute; }));
   MT_ASSIGN_OR_RETURN(bool use_or, UseOr(conditional_operator));
   Builder builder(ExpressionKind::kFilter);
   std::vector<Condition> leaves;
@@ -209,6 +218,7 @@ Result<ConditionExpression> ConvertFilter(const std::vector<FilterCondition>& fi
 }
 
 Result<ProjectionExpression> ConvertAttributesToGet(const std::vector<std::string>& attributes) {
+  MT_RETURN_IF_ERROR(CheckNames(attributes, [](const std::string& a) -> const std::string& { return a; }));
   std::vector<DocumentPath> paths;
   paths.reserve(attributes.size());
   for (size_t i = 0; i < attributes.size(); ++i) {
@@ -224,6 +234,7 @@ Result<ProjectionExpression> ConvertAttributesToGet(const std::vector<std::strin
 }
 
 Result<UpdateExpression> ConvertAttributeUpdates(const std::vector<AttributeUpdate>& updates) {
+  MT_RETURN_IF_ERROR(CheckNames(updates, [](const AttributeUpdate& u) -> const std::string& { return u.attribute; }));
   Builder builder(ExpressionKind::kUpdate);
   builder.parsed()->legacy_update = true;
   for (const auto& u : updates) {
@@ -257,6 +268,7 @@ Result<UpdateExpression> ConvertAttributeUpdates(const std::vector<AttributeUpda
 }
 
 Result<KeyConditionParts> ConvertKeyConditions(const std::vector<FilterCondition>& conditions) {
+  MT_RETURN_IF_ERROR(CheckNames(conditions, [](const FilterCondition& c) -> const std::string& { return c.attribute; }));
   KeyConditionParts parts;
   for (const auto& c : conditions) {
     MT_ASSIGN_OR_RETURN(ComparisonOperator op, ParseOperator(c.comparison_operator));

@@ -26,6 +26,8 @@
 //       "ADD action is not supported for the type S"; applying them may fail with (bare)
 //       "Type mismatch for attribute to update";
 //     KeyConditions: the argument checks, then (bare) "Conditions can be of length 1 or 2 only".
+// - Before any of these, every attribute name of the parameter goes through ValidateAttributeName
+//   (binder.h): "1 validation error detected: Attribute name is too large, must be less than 65536 bytes".
 #pragma once
 
 #include <optional>

@@ -121,13 +121,9 @@ Comparator ToComparator(TokenType t) {
   }
 }
 
-// Either a condition or an operand: what a parenthesized group turns out to hold.
-struct Term {
-  bool is_condition = false;
-  Condition cond;
-  Operand op;
-};
-
+// The condition grammar. Nodes are built in place (a child is appended to its parent and parsed
+// into directly), so a recursion level keeps no AST node on the stack: the deepest inputs the 4 KB
+// limit allows (thousands of open parentheses or nested calls) need only a few hundred KB of stack.
 class ConditionParser : public ParserBase {
  public:
   using ParserBase::ParserBase;
@@ -145,81 +141,66 @@ class ConditionParser : public ParserBase {
   }
 
   bool ParseOr(Condition& out) {
-    Condition first;
-    if (!ParseNot(first)) return false;
-    return ParseOrRest(std::move(first), out);
+    if (!ParseNot(out)) return false;
+    return ParseOrRest(out);
   }
 
-  // Continues an OR chain whose first NOT-level operand is already parsed.
-  bool ParseOrRest(Condition first, Condition& out) {
-    Condition left;
-    if (!ParseAndRest(std::move(first), left)) return false;
-    if (!Peek().IsKeyword("OR")) {
-      out = std::move(left);
-      return true;
-    }
-    Condition node;
-    node.kind = ConditionKind::kOr;
-    node.pos = left.pos;
-    node.children.push_back(std::move(left));
+  // Continues an OR chain whose first NOT-level operand is already parsed into `out`.
+  bool ParseOrRest(Condition& out) {
+    if (!ParseAndRest(out)) return false;
+    if (!Peek().IsKeyword("OR")) return true;
+    Wrap(ConditionKind::kOr, out);
     while (Peek().IsKeyword("OR")) {
       Next();
-      Condition next;
-      if (!ParseAnd(next)) return false;
-      node.children.push_back(std::move(next));
+      CountOperator();
+      if (!ParseAnd(out.children.emplace_back())) return false;
     }
-    out = std::move(node);
     return true;
   }
 
   bool ParseAnd(Condition& out) {
-    Condition first;
-    if (!ParseNot(first)) return false;
-    return ParseAndRest(std::move(first), out);
+    if (!ParseNot(out)) return false;
+    return ParseAndRest(out);
   }
 
-  bool ParseAndRest(Condition first, Condition& out) {
-    if (!Peek().IsKeyword("AND")) {
-      out = std::move(first);
-      return true;
-    }
-    Condition node;
-    node.kind = ConditionKind::kAnd;
-    node.pos = first.pos;
-    node.children.push_back(std::move(first));
+  // Continues an AND chain whose first NOT-level operand is already parsed into `out`.
+  bool ParseAndRest(Condition& out) {
+    if (!Peek().IsKeyword("AND")) return true;
+    Wrap(ConditionKind::kAnd, out);
     while (Peek().IsKeyword("AND")) {
       Next();
-      Condition next;
-      if (!ParseNot(next)) return false;
-      node.children.push_back(std::move(next));
+      CountOperator();
+      if (!ParseNot(out.children.emplace_back())) return false;
     }
-    out = std::move(node);
     return true;
+  }
+
+  // Turns `node` into a kind node (AND / OR) whose first child is what `node` was.
+  static void Wrap(ConditionKind kind, Condition& node) {
+    Condition first = std::move(node);
+    node = Condition{};
+    node.kind = kind;
+    node.pos = first.pos;
+    node.children.push_back(std::move(first));
   }
 
   bool ParseNot(Condition& out) {
     if (!Peek().IsKeyword("NOT")) return ParseSimple(out);
-    const uint32_t pos = Peek().begin;
-    Next();
-    if (!Enter()) return false;
-    Condition inner;
-    if (!ParseNot(inner)) return false;
-    Leave();
-    out = Condition{};
     out.kind = ConditionKind::kNot;
-    out.pos = pos;
-    out.children.push_back(std::move(inner));
+    out.pos = Peek().begin;
+    Next();
+    CountOperator();
+    if (!Enter()) return false;
+    if (!ParseNot(out.children.emplace_back())) return false;
+    Leave();
     return true;
   }
 
   bool ParseSimple(Condition& out) {
-    Term term;
-    if (!ParsePrimary(term)) return false;
-    if (term.is_condition) {
-      out = std::move(term.cond);
-      return true;
-    }
-    return ParseComparisonRest(std::move(term.op), out);
+    bool is_condition = false;
+    if (!ParsePrimary(out, is_condition)) return false;
+    if (is_condition) return true;
+    return ParseComparisonRest(out);
   }
 
   bool StartsComparison() const {
@@ -227,103 +208,93 @@ class ConditionParser : public ParserBase {
     return IsComparatorToken(t.type) || t.IsKeyword("BETWEEN") || t.IsKeyword("IN");
   }
 
-  bool ParseComparisonRest(Operand lhs, Condition& out) {
-    out = Condition{};
-    out.pos = lhs.pos;
+  // `out` holds only its left operand (operands[0]); parses the rest of the comparison, BETWEEN,
+  // IN, or takes a lone function call as the condition.
+  bool ParseComparisonRest(Condition& out) {
+    out.pos = out.operands[0].pos;
     const Token& tok = Peek();
     if (IsComparatorToken(tok.type)) {
       out.kind = ConditionKind::kCompare;
       out.comparator = ToComparator(tok.type);
       Next();
-      Operand rhs;
-      if (!ParseOperandParens(rhs)) return false;
-      out.operands.push_back(std::move(lhs));
-      out.operands.push_back(std::move(rhs));
-      return true;
+      CountOperator();
+      return ParseOperandParens(out.operands.emplace_back());
     }
     if (tok.IsKeyword("BETWEEN")) {
       out.kind = ConditionKind::kBetween;
       Next();
-      Operand lo;
-      Operand hi;
-      if (!ParseOperandParens(lo)) return false;
+      CountOperator();
+      if (!ParseOperandParens(out.operands.emplace_back())) return false;
       if (!Peek().IsKeyword("AND")) return Fail();
       Next();
-      if (!ParseOperandParens(hi)) return false;
-      out.operands.push_back(std::move(lhs));
-      out.operands.push_back(std::move(lo));
-      out.operands.push_back(std::move(hi));
-      return true;
+      return ParseOperandParens(out.operands.emplace_back());
     }
     if (tok.IsKeyword("IN")) {
       out.kind = ConditionKind::kIn;
       Next();
+      CountOperator();
       if (!Expect(TokenType::kLParen)) return false;
-      out.operands.push_back(std::move(lhs));
       while (true) {
-        Operand item;
-        if (!ParseOperandParens(item)) return false;
-        out.operands.push_back(std::move(item));
+        if (!ParseOperandParens(out.operands.emplace_back())) return false;
         if (!At(TokenType::kComma)) break;
         Next();
       }
       return Expect(TokenType::kRParen);
     }
-    if (lhs.kind == OperandKind::kFunction) {
+    if (out.operands[0].kind == OperandKind::kFunction) {
       out.kind = ConditionKind::kFunction;
-      out.operands.push_back(std::move(lhs));
       return true;
     }
     return Fail();
   }
 
-  // '(' group | operand, where the group may hold a condition or an operand.
-  bool ParsePrimary(Term& term) {
+  // '(' group | operand. `out` is fresh. A group may hold a condition (is_condition: `out` is that
+  // condition) or an operand; an operand ends up as out.operands[0], the rest of `out` untouched.
+  bool ParsePrimary(Condition& out, bool& is_condition) {
     if (!At(TokenType::kLParen)) {
-      term.is_condition = false;
-      return ParseOperandAtom(term.op);
+      is_condition = false;
+      return ParseOperandAtom(out.operands.emplace_back());
     }
     Next();
     if (!Enter()) return false;
-    if (!ParseParenContent(term)) return false;
+    if (!ParseParenContent(out, is_condition)) return false;
     if (!Expect(TokenType::kRParen)) return false;
     Leave();
-    if (term.is_condition) {
-      NoteParens(++term.cond.parens);
+    if (is_condition) {
+      NoteParens(++out.parens);
       return true;
     }
-    NoteParens(++term.op.parens);
-    if (term.op.kind == OperandKind::kPath && (At(TokenType::kDot) || At(TokenType::kLBracket))) {
-      if (!ParsePathTail(term.op.path)) return false;
-      term.op.parens = 0;
+    Operand& op = out.operands[0];
+    NoteParens(++op.parens);
+    if (op.kind == OperandKind::kPath && (At(TokenType::kDot) || At(TokenType::kLBracket))) {
+      if (!ParsePathTail(op.path)) return false;
+      op.parens = 0;
     }
     return true;
   }
 
-  bool ParseParenContent(Term& term) {
-    Condition first;
+  bool ParseParenContent(Condition& out, bool& is_condition) {
     if (Peek().IsKeyword("NOT")) {
-      if (!ParseNot(first)) return false;
+      if (!ParseNot(out)) return false;
     } else {
-      Term item;
-      if (!ParsePrimary(item)) return false;
-      if (item.is_condition) {
-        first = std::move(item.cond);
-      } else if (StartsComparison()) {
-        if (!ParseComparisonRest(std::move(item.op), first)) return false;
-      } else if (At(TokenType::kRParen)) {
-        term = std::move(item);  // a parenthesized operand; the caller decides what it is
-        return true;
-      } else if (item.op.kind == OperandKind::kFunction) {
-        first.kind = ConditionKind::kFunction;
-        first.pos = item.op.pos;
-        first.operands.push_back(std::move(item.op));
-      } else {
-        return Fail();
+      bool item_is_condition = false;
+      if (!ParsePrimary(out, item_is_condition)) return false;
+      if (!item_is_condition) {
+        if (StartsComparison()) {
+          if (!ParseComparisonRest(out)) return false;
+        } else if (At(TokenType::kRParen)) {
+          is_condition = false;  // a parenthesized operand; the caller decides what it is
+          return true;
+        } else if (out.operands[0].kind == OperandKind::kFunction) {
+          out.kind = ConditionKind::kFunction;
+          out.pos = out.operands[0].pos;
+        } else {
+          return Fail();
+        }
       }
     }
-    term.is_condition = true;
-    return ParseOrRest(std::move(first), term.cond);
+    is_condition = true;
+    return ParseOrRest(out);
   }
 
   // Operand positions: '(' operand ')' [path tail] | atom. Conditions are not allowed here.
@@ -359,9 +330,7 @@ class ConditionParser : public ParserBase {
       Next();
       if (!Enter()) return false;
       while (true) {
-        Operand arg;
-        if (!ParseOperandParens(arg)) return false;
-        op.args.push_back(std::move(arg));
+        if (!ParseOperandParens(op.args.emplace_back())) return false;
         if (!At(TokenType::kComma)) break;
         Next();
       }
@@ -399,8 +368,11 @@ class ProjectionParser : public ParserBase {
 constexpr std::string_view kConditionFunctions[] = {"attribute_exists", "attribute_not_exists", "attribute_type",
                                                    "begins_with", "contains", "size"};
 
+bool IsUpdateFunction(std::string_view name) { return name == "if_not_exists" || name == "list_append"; }
+
 struct TextErrors {
   std::string unknown_function;
+  std::string update_function;  // if_not_exists / list_append, known but not allowed in a condition
   std::string misused_function;
   std::string reserved;
 
@@ -427,9 +399,11 @@ void WalkConditionOperand(const Operand& op, TextErrors& errors) {
   }
   if (op.kind != OperandKind::kFunction) return;
   for (const auto& arg : op.args) WalkConditionOperand(arg, errors);
-  if (errors.unknown_function.empty() &&
-      std::find(std::begin(kConditionFunctions), std::end(kConditionFunctions), op.name) ==
-          std::end(kConditionFunctions)) {
+  if (IsUpdateFunction(op.name)) {
+    if (errors.update_function.empty()) errors.update_function = op.name;
+  } else if (errors.unknown_function.empty() &&
+             std::find(std::begin(kConditionFunctions), std::end(kConditionFunctions), op.name) ==
+                 std::end(kConditionFunctions)) {
     errors.unknown_function = op.name;
   }
   for (const auto& arg : op.args) errors.Misused(arg);
@@ -448,6 +422,27 @@ void WalkCondition(const Condition& c, TextErrors& errors) {
   }
 }
 
+// Element count of the first path (in text order) deeper than kMaxPathDepth, or 0.
+size_t TooDeep(const Path& path) { return path.elements.size() > kMaxPathDepth ? path.elements.size() : 0; }
+
+size_t TooDeep(const Operand& op) {
+  if (op.kind == OperandKind::kPath) return TooDeep(op.path);
+  for (const auto& arg : op.args) {
+    if (size_t n = TooDeep(arg)) return n;
+  }
+  return 0;
+}
+
+size_t TooDeep(const Condition& c) {
+  for (const auto& child : c.children) {
+    if (size_t n = TooDeep(child)) return n;
+  }
+  for (const auto& op : c.operands) {
+    if (size_t n = TooDeep(op)) return n;
+  }
+  return 0;
+}
+
 std::string Prefix(ExpressionKind kind) {
   std::string p = "Invalid ";
   p.append(ExpressionKindName(kind));
@@ -456,6 +451,23 @@ std::string Prefix(ExpressionKind kind) {
 }
 
 }  // namespace
+
+std::string LimitErrorDetail(const ParsedExpression& parsed, int operators) {
+  if (operators > kMaxOperators) {
+    // DynamoDB stops counting at the first operator over the limit, so the count is always 301.
+    return "The expression contains too many operators; operator count: " + std::to_string(kMaxOperators + 1);
+  }
+  size_t levels = 0;
+  if (parsed.condition) levels = TooDeep(*parsed.condition);
+  for (size_t i = 0; levels == 0 && i < parsed.projection.size(); ++i) levels = TooDeep(parsed.projection[i]);
+  for (size_t i = 0; levels == 0 && i < parsed.actions.size(); ++i) {
+    levels = TooDeep(parsed.actions[i].path);
+    if (levels == 0 && parsed.actions[i].kind == UpdateActionKind::kSet) levels = TooDeep(parsed.actions[i].value);
+  }
+  if (levels == 0) return {};
+  return "The document path has too many nesting levels; nesting levels: " + std::to_string(levels);
+}
+
 }  // namespace internal
 
 Result<ParsedExpression> ParseExpression(ExpressionKind kind, std::string_view text) {
@@ -473,13 +485,16 @@ Result<ParsedExpression> ParseExpression(ExpressionKind kind, std::string_view t
   out.text = std::string(text);
 
   if (kind == ExpressionKind::kUpdate) {
-    std::string syntax_error;
-    if (!ParseUpdateInto(out.text, out, syntax_error)) return Status::Validation(Prefix(kind) + syntax_error);
+    std::string error;
+    if (!ParseUpdateInto(out.text, out, error)) return Status::Validation(Prefix(kind) + error);
     return out;
   }
   if (kind == ExpressionKind::kProjection) {
     ProjectionParser parser(out.text, out);
     if (!parser.Parse(out.projection)) return Status::Validation(Prefix(kind) + parser.ErrorDetail());
+    if (std::string limit = LimitErrorDetail(out, 0); !limit.empty()) {
+      return Status::Validation(Prefix(kind) + limit);
+    }
     TextErrors errors;
     for (const auto& path : out.projection) errors.Reserved(path);
     if (!errors.reserved.empty()) {
@@ -488,21 +503,26 @@ Result<ParsedExpression> ParseExpression(ExpressionKind kind, std::string_view t
     return out;
   }
   ConditionParser parser(out.text, out);
-  Condition cond;
+  out.condition.emplace();
+  Condition& cond = *out.condition;
   if (!parser.Parse(cond)) return Status::Validation(Prefix(kind) + parser.ErrorDetail());
+  if (std::string limit = LimitErrorDetail(out, parser.operators()); !limit.empty()) {
+    return Status::Validation(Prefix(kind) + limit);
+  }
   TextErrors errors;
   WalkCondition(cond, errors);
   if (parser.redundant_parens()) {
     out.early_error = "The expression has redundant parentheses;";
   } else if (!errors.unknown_function.empty()) {
     out.early_error = "Invalid function name; function: " + errors.unknown_function;
+  } else if (!errors.update_function.empty()) {
+    out.early_error = "The function is not allowed in a condition expression; function: " + errors.update_function;
   } else if (!errors.misused_function.empty()) {
     out.early_error =
         "The function is not allowed to be used this way in an expression; function: " + errors.misused_function;
   } else if (!errors.reserved.empty()) {
     out.early_error = "Attribute name is a reserved keyword; reserved keyword: " + errors.reserved;
   }
-  out.condition = std::move(cond);
   return out;
 }
 

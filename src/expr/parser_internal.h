@@ -23,6 +23,8 @@ class ParserBase {
   bool failed() const { return failed_; }
   std::string ErrorDetail() const { return SyntaxErrorDetail(text_, tokens_, error_index_); }
   bool redundant_parens() const { return redundant_parens_; }
+  // Operators seen (comparators, AND, OR, NOT, BETWEEN, IN, + and -); see kMaxOperators.
+  int operators() const { return operators_; }
 
  protected:
   // Tokens that can never be attribute or function names in this kind of expression.
@@ -38,6 +40,7 @@ class ParserBase {
   void NoteParens(uint8_t parens) {
     if (parens >= 2) redundant_parens_ = true;
   }
+  void CountOperator() { ++operators_; }
 
   uint32_t NameSlot(std::string_view ref);
   uint32_t ValueSlot(std::string_view ref);
@@ -55,10 +58,17 @@ class ParserBase {
   bool failed_ = false;
   size_t error_index_ = 0;
   bool redundant_parens_ = false;
+  int operators_ = 0;
   ParsedExpression& out_;
 };
 
-// Update expressions live in update_parser.cc. Fills out.actions and out.early_error.
-bool ParseUpdateInto(std::string_view text, ParsedExpression& out, std::string& syntax_error);
+// The limits DynamoDB checks once an expression parsed, before any other semantic error: more than
+// kMaxOperators operators, then the first path (in text order) deeper than kMaxPathDepth. Returns
+// the detail (without the "Invalid <kind>: " prefix), or "" when within the limits.
+std::string LimitErrorDetail(const ParsedExpression& parsed, int operators);
+
+// Update expressions live in update_parser.cc. Fills out.actions and out.early_error; on failure
+// `error` holds the detail (syntax or limit error) without the "Invalid UpdateExpression: " prefix.
+bool ParseUpdateInto(std::string_view text, ParsedExpression& out, std::string& error);
 
 }  // namespace monotable::expr::internal

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <string_view>
 
 #include "expr/evaluator.h"
 
@@ -13,6 +14,18 @@ constexpr char kInvalidPath[] = "The document path provided in the update expres
 constexpr char kMissingOperand[] = "The provided expression refers to an attribute that does not exist in the item";
 constexpr char kWrongType[] = "An operand in the update expression has an incorrect data type";
 constexpr char kLegacyWrongType[] = "Type mismatch for attribute to update";
+// Number's message for a result that needs more than 38 significant digits. An arithmetic result
+// that cannot be stored exactly is an overflow to DynamoDB (1E+50 + 1 is refused as "Number
+// overflow", not for its precision), so update arithmetic reports it as such.
+constexpr std::string_view kTooPrecise = "Attempting to store more than 38 significant digits in a Number";
+constexpr char kOverflow[] = "Number overflow. Attempting to store a number with magnitude larger than supported range";
+
+// Number::Add / Subtract with DynamoDB's update-arithmetic errors.
+Result<Number> Arithmetic(bool add, const Number& a, const Number& b) {
+  Result<Number> n = add ? Number::Add(a, b) : Number::Subtract(a, b);
+  if (!n.ok() && n.status().message() == kTooPrecise) return Status::Validation(kOverflow);
+  return n;
+}
 
 Result<AttributeValue> EvalSetValue(const Operand& op, const Item& base, const Bindings& b) {
   switch (op.kind) {
@@ -29,8 +42,7 @@ Result<AttributeValue> EvalSetValue(const Operand& op, const Item& base, const B
       if (left.type() != AttrType::kN) return Status::Validation(kWrongType);
       MT_ASSIGN_OR_RETURN(AttributeValue right, EvalSetValue(op.args[1], base, b));
       if (right.type() != AttrType::kN) return Status::Validation(kWrongType);
-      Result<Number> n = op.kind == OperandKind::kPlus ? Number::Add(left.n(), right.n())
-                                                       : Number::Subtract(left.n(), right.n());
+      Result<Number> n = Arithmetic(op.kind == OperandKind::kPlus, left.n(), right.n());
       if (!n.ok()) return n.status();
       return AttributeValue::N(std::move(n).value());
     }
@@ -122,7 +134,7 @@ bool SetIsEmpty(const AttributeValue& v) {
 Status AddInto(AttributeValue& existing, const AttributeValue& value) {
   switch (existing.type()) {
     case AttrType::kN: {
-      Result<Number> sum = Number::Add(existing.n(), value.n());
+      Result<Number> sum = Arithmetic(true, existing.n(), value.n());
       if (!sum.ok()) return sum.status();
       existing = AttributeValue::N(std::move(sum).value());
       return Status::Ok();

@@ -6,8 +6,10 @@
 //   retry can simply call it again.
 // - Every SET right-hand side is computed from `base` before anything changes (DynamoDB reads all
 //   operands from the item as it was). if_not_exists(p, v) is p when present, else v;
-//   list_append(a, b) concatenates lists; + and - are exact Number arithmetic whose overflow /
-//   precision errors are returned as-is.
+//   list_append(a, b) concatenates lists; + and - (and ADD on numbers) are exact Number arithmetic
+//   whose range errors are returned as-is; a result that needs more than 38 significant digits is
+//   "Number overflow. Attempting to store a number with magnitude larger than supported range", as
+//   DynamoDB reports it (1E+50 + 1), not Number's precision message.
 // - Errors (kValidation), as DynamoDB words them:
 //     an operand path that is absent  -> "The provided expression refers to an attribute that does
 //                                         not exist in the item"

@@ -1,5 +1,6 @@
 // UpdateExpression grammar (see parser.h) and its text-only checks: reserved words, unknown
-// functions, repeated sections, in DynamoDB's priority order.
+// functions, condition functions, nested list_append, repeated sections, in DynamoDB's priority
+// order (after the operator count and path depth limits).
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -101,6 +102,7 @@ class UpdateParser : public ParserBase {
     out.kind = At(TokenType::kPlus) ? OperandKind::kPlus : OperandKind::kMinus;
     out.pos = Peek().begin;
     Next();
+    CountOperator();
     Operand second;
     if (!ParseOpnd(second)) return false;
     out.args.push_back(std::move(first));
@@ -133,9 +135,7 @@ class UpdateParser : public ParserBase {
       Next();
       if (!Enter()) return false;
       while (true) {
-        Operand arg;
-        if (!ParseOpnd(arg)) return false;
-        op.args.push_back(std::move(arg));
+        if (!ParseOpnd(op.args.emplace_back())) return false;
         if (!At(TokenType::kComma)) break;
         Next();
       }
@@ -151,9 +151,16 @@ class UpdateParser : public ParserBase {
   std::string repeated_section_;
 };
 
+bool IsConditionFunction(std::string_view name) {
+  return name == "attribute_exists" || name == "attribute_not_exists" || name == "attribute_type" ||
+         name == "begins_with" || name == "contains" || name == "size";
+}
+
 struct UpdateTextErrors {
   std::string reserved;
   std::string unknown_function;
+  std::string condition_function;  // known, but only allowed in conditions
+  std::string misused_function;    // list_append directly inside list_append
 
   void Path(const struct Path& path) {
     if (!reserved.empty()) return;
@@ -170,8 +177,16 @@ struct UpdateTextErrors {
       return;
     }
     for (const auto& arg : op.args) Walk(arg);
-    if (op.kind == OperandKind::kFunction && unknown_function.empty() && op.name != "if_not_exists" &&
-        op.name != "list_append") {
+    if (op.kind != OperandKind::kFunction) return;
+    if (op.name == "list_append") {
+      for (const auto& arg : op.args) {
+        if (misused_function.empty() && arg.kind == OperandKind::kFunction && arg.name == "list_append") {
+          misused_function = arg.name;
+        }
+      }
+    } else if (IsConditionFunction(op.name)) {
+      if (condition_function.empty()) condition_function = op.name;
+    } else if (op.name != "if_not_exists" && unknown_function.empty()) {
       unknown_function = op.name;
     }
   }
@@ -179,12 +194,14 @@ struct UpdateTextErrors {
 
 }  // namespace
 
-bool ParseUpdateInto(std::string_view text, ParsedExpression& out, std::string& syntax_error) {
+bool ParseUpdateInto(std::string_view text, ParsedExpression& out, std::string& error) {
   UpdateParser parser(text, out);
   if (!parser.Parse()) {
-    syntax_error = parser.ErrorDetail();
+    error = parser.ErrorDetail();
     return false;
   }
+  error = LimitErrorDetail(out, parser.operators());
+  if (!error.empty()) return false;
   UpdateTextErrors errors;
   for (const auto& action : out.actions) {
     errors.Path(action.path);
@@ -194,6 +211,11 @@ bool ParseUpdateInto(std::string_view text, ParsedExpression& out, std::string& 
     out.early_error = "Attribute name is a reserved keyword; reserved keyword: " + errors.reserved;
   } else if (!errors.unknown_function.empty()) {
     out.early_error = "Invalid function name; function: " + errors.unknown_function;
+  } else if (!errors.condition_function.empty()) {
+    out.early_error = "The function is not allowed in an update expression; function: " + errors.condition_function;
+  } else if (!errors.misused_function.empty()) {
+    out.early_error =
+        "The function is not allowed to be used this way in an expression; function: " + errors.misused_function;
   } else if (!parser.repeated_section().empty()) {
     out.early_error = "The \"" + parser.repeated_section() + "\" section can only be used once in an update expression;";
   }

@@ -478,10 +478,6 @@ def test_arithmetic_overflow_and_underflow(table, precise_numbers):
     assert item(table, key)["n"] == max_number
 
 
-@pytest.mark.xfail(strict=True, reason="expr: an arithmetic result needing more than 38 digits (1e50 + 1) should "
-                                       "fail with 'Number overflow. Attempting to store a number with magnitude "
-                                       "larger than supported range' (scylla, verified on AWS); we answer "
-                                       "'Attempting to store more than 38 significant digits in a Number'")
 def test_arithmetic_beyond_38_digits_is_an_overflow(table):
     key = new_key()
     assert refused(table, key, "SET b = :val1 - :val2", {":val1": D("1e50"), ":val2": D("1")}) == OVERFLOW
@@ -532,9 +528,6 @@ def test_list_append_refusals(table):
     assert refused(table, key, "SET a = f123_hi(b,c,d)") == invalid("Invalid function name; function: f123_hi")
 
 
-@pytest.mark.xfail(strict=True, reason="expr: list_append nested inside list_append should be refused with 'The "
-                                       "function is not allowed to be used this way in an expression; function: "
-                                       "list_append' (scylla, verified on AWS); it is evaluated")
 def test_list_append_cannot_nest(table):
     assert refused(table, new_key(), "SET a = list_append(list_append(:v1, :v2), :v3)",
                    {":v1": ["a"], ":v2": ["1"], ":v3": ["hi"]}) == invalid(
@@ -838,9 +831,6 @@ def test_path_depth_32_accepted(table):
     assert refused(table, key, "SET a" + ".b" * 31 + " = :v", {":v": 1}) == BAD_PATH
 
 
-@pytest.mark.xfail(strict=True, reason="expr: a document path of 33 levels should be refused with 'Invalid "
-                                       "UpdateExpression: The document path has too many nesting levels; nesting "
-                                       "levels: 33'; it is applied (and fails as an invalid path)")
 def test_path_depth_33_refused(table):
     assert refused(table, new_key(), "SET a" + ".b" * 32 + " = :v", {":v": 1}) == invalid(
         "The document path has too many nesting levels; nesting levels: 33")

@@ -212,5 +212,17 @@ TEST(LegacyAttributeUpdates, Messages) {
   EXPECT_EQ(paths, (std::vector<std::string>{"[k]", "[b]"}));
 }
 
+TEST(LegacyNames, AttributeNamesAreShorterThan64KiB) {
+  const std::string too_large = "ERR:1 validation error detected: Attribute name is too large, must be less than 65536 bytes";
+  const std::string longest(65535, 'n');
+  const std::string name(65536, 'n');
+  EXPECT_TRUE(ConvertAttributesToGet({longest}).ok());
+  EXPECT_EQ(Error(ConvertAttributesToGet({"a", name, "a"}).status()), too_large);
+  EXPECT_EQ(Update({{name, "PUT", Av("1")}}), too_large);
+  EXPECT_EQ(Filter({{name, "EQ", {Av("1")}}}), too_large);
+  EXPECT_EQ(Expected({Ex(name, std::nullopt, std::nullopt, Av("1"))}), too_large);
+  EXPECT_EQ(Error(ConvertKeyConditions({{"k", "EQ", {Av("1")}}, {name, "EQ", {Av("1")}}}).status()), too_large);
+}
+
 }  // namespace
 }  // namespace monotable::expr::testing

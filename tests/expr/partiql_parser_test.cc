@@ -64,7 +64,8 @@ INSTANTIATE_TEST_SUITE_P(
         ParseCase{"SELECT * FROM t WHERE pk = ? AND sk = ? ORDER BY sk DESC, pk",
                   "select * from \"t\" where (and (= pk ?0) (= sk ?1)) order by sk desc, pk asc params=2"},
         ParseCase{"SELECT * FROM t WHERE ((a = 1))", "select * from \"t\" where (= a 1)"},
-        ParseCase{"SELECT * FROM t WHERE a = -1.5e3 AND b = 'it''s'", "select * from \"t\" where (and (= a -1.5e3) (= b 'it's'))"},
+        ParseCase{"SELECT * FROM t WHERE a = -1.5e3 AND b = 'it''s'",
+                  "select * from \"t\" where (and (= a -1.5e3) (= b 'it's'))"},
         ParseCase{"SELECT * FROM t WHERE a = true AND b = NULL AND c = MISSING",
                   "select * from \"t\" where (and (= a true) (= b null) (= c missing))"},
         ParseCase{"SELECT * FROM t -- comment\n WHERE /* block */ a = 1;", "select * from \"t\" where (= a 1)"},
@@ -88,13 +89,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ParseCase{"SLECT * FROM t", B + "Expected data manipulation"},
         ParseCase{"SELECT a, size(x) FROM t", "ERR:Unsupported operation: function call size in the select clause"},
-        ParseCase{"SELECT size FROM t", B + "Unexpected keyword"},
-        ParseCase{"", B + "Expected data manipulation"},
+        ParseCase{"SELECT size FROM t", B + "Unexpected keyword"}, ParseCase{"", B + "Expected data manipulation"},
         ParseCase{"SELECT * FROM t WHERE", B + "Unexpected term"},
         ParseCase{"SELECT * FROM t WHERE;", B + "Unexpected term"},
         ParseCase{"SELECT * FROM t WHERE NOT", B + "Unexpected term"},
-        ParseCase{"SELECT * FROM t WHERE (", B + "Unexpected term"},
-        ParseCase{"SELECT * FROM", B + "Unexpected term"},
+        ParseCase{"SELECT * FROM t WHERE (", B + "Unexpected term"}, ParseCase{"SELECT * FROM", B + "Unexpected term"},
         ParseCase{"SELECT * FROM t WHERE pk = 'a' AND", B + "Missing right-hand side expression of infix operator"},
         ParseCase{"SELECT * FROM t WHERE pk = 'a' OR", B + "Missing right-hand side expression of infix operator"},
         ParseCase{"SELECT * FROM t WHERE ORDER BY pk", B + "Unexpected keyword"},
@@ -106,10 +105,8 @@ INSTANTIATE_TEST_SUITE_P(
         ParseCase{"SELECT * FROM t ORDER BY pk WHERE pk = 1", B + "Unexpected token after expression"},
         ParseCase{"DELETE FROM t WHERE pk = 1 ORDER BY pk", B + "Unexpected token after expression"},
         ParseCase{"SELECT * FROM t WHERE pk = 1e2147483648", B},
-        ParseCase{"SELECT * FROM t WHERE pk = 1.5e-2147483647", B},
-        ParseCase{"SELECT * FROM t WHERE pk = 1 # note", B},
-        ParseCase{"SELECT * FROM t WHERE pk = 1 /* note", B},
-        ParseCase{"SELECT * FROM \"t", B},
+        ParseCase{"SELECT * FROM t WHERE pk = 1.5e-2147483647", B}, ParseCase{"SELECT * FROM t WHERE pk = 1 # note", B},
+        ParseCase{"SELECT * FROM t WHERE pk = 1 /* note", B}, ParseCase{"SELECT * FROM \"t", B},
         ParseCase{"SELECT * FROM t WHERE pad = 'none'", B + "Unexpected keyword"},
         ParseCase{"SELECT * FROM t WHERE pk = 'a' AND x IS FOO", B + "Expected type name"},
         ParseCase{"DELETE FROM", B + "Expected identifier for simple path"},
@@ -124,14 +121,19 @@ INSTANTIATE_TEST_SUITE_P(
         ParseCase{"SELECT * FROM \"\" WHERE pk = 'p'", "ERR:Path component cannot be an empty string"},
         ParseCase{"SELECT * FROM \"t\".\"\" WHERE pk = 'p'", "ERR:Path component cannot be an empty string"},
         ParseCase{"SELECT * FROM \"t\".\"i\".\"x\"", "ERR:A path may contain at most 2 components in the FROM clause"},
-        ParseCase{"SELECT *, a FROM t", "ERR:Other attributes should not be present in the projection when '*' is used."},
+        ParseCase{"SELECT *, a FROM t",
+                  "ERR:Other attributes should not be present in the projection when '*' is used."},
         ParseCase{"SELECT VALUE a FROM t", "ERR:Select projection doesn't support value or pivot keywords"},
         ParseCase{"SELECT * FROM t WHERE pk = 'a' LIMIT 1", "ERR:Unsupported clause: LIMIT"},
         ParseCase{"SELECT * FROM t WHERE a[*].b = 1", "ERR:Wildcard path component like a[*].b are not supported"},
-        ParseCase{"DELETE FROM t WHERE pk = 'x' RETURNING ALL OLD", "ERR:Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause"},
+        ParseCase{"DELETE FROM t WHERE pk = 'x' RETURNING ALL OLD",
+                  "ERR:Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause"},
         ParseCase{"INSERT INTO t VALUE {'pk': 'x'} RETURNING ALL OLD *", "ERR:RETURNING is not supported in INSERT"},
-        ParseCase{"INSERT INTO t VALUES ('x')", "ERR:Unsupported operation: Inserting multiple items in a single statement is not supported, use \"INSERT INTO tableName VALUE item\" instead"},
-        ParseCase{"UPDATE t ADD a 1 WHERE pk = 'x'", "ERR:Only SET and REMOVE are supported in update expressions at this time"},
+        ParseCase{"INSERT INTO t VALUES ('x')",
+                  "ERR:Unsupported operation: Inserting multiple items in a single statement is not supported, use "
+                  "\"INSERT INTO tableName VALUE item\" instead"},
+        ParseCase{"UPDATE t ADD a 1 WHERE pk = 'x'",
+                  "ERR:Only SET and REMOVE are supported in update expressions at this time"},
         ParseCase{"SELECT * FROM t WHERE pk = 'a'; SELECT * FROM t", B + "Unexpected token after expression"}));
 
 TEST(PartiqlParser, DepthIsBounded) {
@@ -193,8 +195,9 @@ TEST(PartiqlValues, Errors) {
             "ERR:Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags");
   EXPECT_EQ(InsertValue("{'s': <<'a', 'a'>>}"),
             "ERR:One or more parameter values were invalid: Input collection [a, a] contains duplicates.");
-  EXPECT_EQ(InsertValue("{'pk': 1e126}"),
-            "ERR:Number overflow. Attempting to store a number with magnitude larger than supported range under root.pk");
+  EXPECT_EQ(
+      InsertValue("{'pk': 1e126}"),
+      "ERR:Number overflow. Attempting to store a number with magnitude larger than supported range under root.pk");
   EXPECT_EQ(InsertValue("{'m': {'x': 1e-131}}"),
             "ERR:Number underflow. Attempting to store a number with magnitude smaller than supported range under "
             "root.m.x");
@@ -236,7 +239,8 @@ TEST_P(WhereTable, Evaluate) {
   EXPECT_EQ(got, c.expect);
 }
 
-const char* kItem = R"({"pk": "a", "n": 5, "s": "hello", "l": [1, 2], "m": {"k": "v"}, "nul": null, "ss": {"$SS": ["x"]}})";
+const char* kItem =
+    R"({"pk": "a", "n": 5, "s": "hello", "l": [1, 2], "m": {"k": "v"}, "nul": null, "ss": {"$SS": ["x"]}})";
 
 INSTANTIATE_TEST_SUITE_P(
     Conditions, WhereTable,
@@ -252,11 +256,13 @@ INSTANTIATE_TEST_SUITE_P(
         WhereCase{"begins_with(s, 'he') AND contains(ss, 'x') AND size(l) = 2", kItem, "true"},
         WhereCase{"attribute_type(n, 'N') AND attribute_exists(m.k) AND attribute_not_exists(q)", kItem, "true"},
         WhereCase{"BEGINS_WITH(s, 'x')", kItem, "false"}, WhereCase{"pk = ?", kItem, "false"},
-        WhereCase{"pk = ? OR pk IN ?", kItem, "true"}, WhereCase{"n <> 4", "", "true"}, WhereCase{"'a' IS STRING", "", "true"},
+        WhereCase{"pk = ? OR pk IN ?", kItem, "true"}, WhereCase{"n <> 4", "", "true"},
+        WhereCase{"'a' IS STRING", "", "true"},
         WhereCase{"n < true", kItem,
                   "ERR:Incorrect operand type for operator or function; operator or function: <, operand type: BOOL"},
-        WhereCase{"n BETWEEN [1] AND 2", kItem,
-                  "ERR:Incorrect operand type for operator or function; operator or function: BETWEEN, operand type: L"},
+        WhereCase{
+            "n BETWEEN [1] AND 2", kItem,
+            "ERR:Incorrect operand type for operator or function; operator or function: BETWEEN, operand type: L"},
         WhereCase{"n = MISSING", kItem, "ERR:MISSING must be compared using IS operator"},
         WhereCase{"x IS INT4", kItem,
                   "ERR:Unsupported data type for IS operator: INT4. Supported data types are [MISSING, NULL, BOOLEAN, "
@@ -295,7 +301,8 @@ TEST(PartiqlUpdate, Clauses) {
   EXPECT_EQ(Updated("SET gone = MISSING", R"({"gone": 1, "k": 2})"), Doc(It(R"({"k": 2})")));
   EXPECT_EQ(Updated("SET Other = set_add(ss, <<'x'>>)", "{}"),
             "ERR:The first argument to SET_ADD must equal the assignment value at 1:22:7");
-  EXPECT_EQ(Updated("SET ss = set_add(ss, 'x')", "{}"), "ERR:The second argument to SET_ADD must be a value with type SET");
+  EXPECT_EQ(Updated("SET ss = set_add(ss, 'x')", "{}"),
+            "ERR:The second argument to SET_ADD must be a value with type SET");
   EXPECT_EQ(Updated("SET ss = set_add(ss)", "{}"), "ERR:SET_ADD must have exactly two arguments");
   EXPECT_EQ(Updated("SET a = b IS NULL", "{}"), "ERR:IS operator is not supported in update expressions");
   EXPECT_EQ(Updated("SET a = b * 2", "{}"), "ERR:Unsupported operator in Update Expression. Operator: *");

@@ -48,6 +48,17 @@ std::vector<Case> Cases() {
       {P, "a[0], a.b, c, c", "", "", I,
        "ERR:Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [c], path two: [c]"},
       {P, "pk", R"({"#a": "a"})", "", I, "ERR:Value provided in ExpressionAttributeNames unused in expressions: keys: {#a}"},
+      // Document paths of at most 32 levels.
+      {P, "a" + Rep(".b", 31), "", "", I, "{}"},
+      {P, "a" + Rep("[0]", 31), "", "", I, "{}"},
+      {P, "a" + Rep(".b", 32), "", "", I,
+       "ERR:Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 33"},
+      {P, "a" + Rep("[0]", 32), "", "", I,
+       "ERR:Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 33"},
+      {P, "pk, #d" + Rep(".#d", 33) + ", a" + Rep(".b", 40), R"({"#d": "deep"})", "", I,
+       "ERR:Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 34"},
+      {P, "#a", R"({"#a": ")" + Rep("n", 65536) + R"("})", "", I,
+       "ERR:1 validation error detected: Attribute name is too large, must be less than 65536 bytes"},
   };
 }
 

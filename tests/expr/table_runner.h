@@ -7,6 +7,8 @@
 // message is expected as an error too.
 #pragma once
 
+#include <pthread.h>
+
 #include <ostream>
 #include <string>
 
@@ -74,6 +76,52 @@ inline std::string RunCase(const Case& c) {
     }
   }
   return "?";
+}
+
+// A stack comfortably below a server thread's (8 MiB by default): the worst expressions the 4 KB
+// limit allows need ~300 KB in an optimized build, ~700 KB unoptimized, ~1 MB with ASan.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr size_t kTestStackBytes = 4 << 20;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr size_t kTestStackBytes = 4 << 20;
+#else
+inline constexpr size_t kTestStackBytes = 1 << 20;
+#endif
+#else
+inline constexpr size_t kTestStackBytes = 1 << 20;
+#endif
+
+// RunCase on a thread whose stack is only `stack_bytes`: a parser or walk that recursed too deep
+// crashes the test instead of passing.
+inline std::string RunCaseOnSmallStack(const Case& c, size_t stack_bytes = kTestStackBytes) {
+  struct Job {
+    const Case* c;
+    std::string result;
+  } job{&c, {}};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  pthread_t thread;
+  const int rc = pthread_create(
+      &thread, &attr,
+      [](void* p) -> void* {
+        auto* j = static_cast<Job*>(p);
+        j->result = RunCase(*j->c);
+        return nullptr;
+      },
+      &job);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) return "pthread_create failed";
+  pthread_join(thread, nullptr);
+  return job.result;
+}
+
+// `unit` repeated n times.
+inline std::string Rep(std::string_view unit, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out.append(unit);
+  return out;
 }
 
 }  // namespace monotable::expr::testing

@@ -106,8 +106,19 @@ std::vector<Case> ApplyCases() {
       {U, "SET b.a = :v", "", R"({":v": 1})", "", "ERR:The document path provided in the update expression is invalid for update"},
       {U, "SET big = big + big", "", "", R"({"big": 9.9999999999999999999999999999999999999E+125})",
        "ERR:Number overflow. Attempting to store a number with magnitude larger than supported range"},
+      // A result that cannot be stored exactly (more than 38 significant digits) is reported as an
+      // overflow, as DynamoDB does for 1E+50 + 1, by + and - and by ADD alike.
       {U, "ADD big :n", "", R"({":n": 0.1})", R"({"big": 12345678901234567890123456789012345678})",
-       "ERR:Attempting to store more than 38 significant digits in a Number"},
+       "ERR:Number overflow. Attempting to store a number with magnitude larger than supported range"},
+      {U, "SET b = :a + :b", "", R"({":a": 1e50, ":b": 1})", I,
+       "ERR:Number overflow. Attempting to store a number with magnitude larger than supported range"},
+      {U, "SET b = :a - :b", "", R"({":a": 1e50, ":b": 1})", I,
+       "ERR:Number overflow. Attempting to store a number with magnitude larger than supported range"},
+      {U, "SET b = :a - :b", "", R"({":a": 1e-100, ":b": 1})", I,
+       "ERR:Number overflow. Attempting to store a number with magnitude larger than supported range"},
+      {U, "SET b = :a + :b", "", R"({":a": 1e50, ":b": 1e13})", I, With(R"({"b": 100000000000000000000000000000000000010000000000000})")},
+      {U, "SET b = :a - :b", "", R"({":a": 2E-130, ":b": 1.5E-130})", I,
+       "ERR:Number underflow. Attempting to store a number with magnitude smaller than supported range"},
       // Parse errors.
       {U, "", "", "", I, "ERR:Invalid UpdateExpression: The expression can not be empty;"},
       {U, "whatever", "", "", I, R"(ERR:Invalid UpdateExpression: Syntax error; token: "whatever", near: "whatever")"},
@@ -192,6 +203,22 @@ std::vector<Case> ApplyCases() {
        "ERR:Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists"},
       {U, "set a = if_not_exists(if_not_exists(a, b), c)", "", "", I,
        "ERR:Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists"},
+      // list_append cannot take list_append's result; condition functions are not update functions.
+      {U, "SET a = list_append(list_append(:v1, :v2), :v3)", "", R"({":v1": ["a"], ":v2": ["1"], ":v3": ["hi"]})", I,
+       "ERR:Invalid UpdateExpression: The function is not allowed to be used this way in an expression; function: list_append"},
+      {U, "SET a = list_append(:v1, (list_append(:v2, :v3)))", "", R"({":v1": ["a"], ":v2": ["1"], ":v3": ["hi"]})", I,
+       "ERR:Invalid UpdateExpression: The function is not allowed to be used this way in an expression; function: list_append"},
+      {U, "SET a = list_append(if_not_exists(a, :v1), :v2)", "", R"({":v1": ["a"], ":v2": ["1"]})", I,
+       With(R"({"a": ["a", "1"]})")},
+      {U, "SET a = size(letters)", "", "", I,
+       "ERR:Invalid UpdateExpression: The function is not allowed in an update expression; function: size"},
+      {U, "SET a = if_not_exists(a, attribute_exists(b))", "", "", I,
+       "ERR:Invalid UpdateExpression: The function is not allowed in an update expression; function: attribute_exists"},
+      {U, "SET a = contains(b, c), d = dog(e)", "", "", I, "ERR:Invalid UpdateExpression: Invalid function name; function: dog"},
+      {U, "SET a = list_append(list_append(a, b), c), d = begins_with(e, f)", "", "", I,
+       "ERR:Invalid UpdateExpression: The function is not allowed in an update expression; function: begins_with"},
+      {U, "SET a = list_append(list_append(a, b), c), abort = :v", "", "", I,
+       "ERR:Invalid UpdateExpression: Attribute name is a reserved keyword; reserved keyword: abort"},
       {U, "set a = list_append(:a, a)", "", R"({":a": "a"})", I,
        "ERR:Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append, operand type: S"},
       {U, "set a = list_append(a, :b)", "", R"({":b": 1})", I,
@@ -213,11 +240,47 @@ std::vector<Case> ApplyCases() {
   };
 }
 
+// DynamoDB's limits on an update's shape: at most 300 operators (+ and -; functions and SET's '='
+// are not operators), document paths of at most 32 levels, any nesting the 4 KB text holds.
+std::vector<Case> LimitCases() {
+  const std::string I = kItem;
+  const std::string overlap =
+      "ERR:Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one of these "
+      "paths; path one: [a], path two: [a]";
+  return {
+      {U, "SET a = b + c" + Rep(", a = b - c", 299), "", "", I, overlap},
+      {U, "SET a = b + c" + Rep(", a = b - c", 300), "", "", I,
+       "ERR:Invalid UpdateExpression: The expression contains too many operators; operator count: 301"},
+      {U, "SET a = b" + Rep(", a = if_not_exists(b, c)", 160), "", "", I, overlap},
+      {U, "SET a" + Rep(".b", 31) + " = :v", "", R"({":v": 1})", I,
+       "ERR:The document path provided in the update expression is invalid for update"},
+      {U, "SET a" + Rep(".b", 32) + " = :v", "", R"({":v": 1})", I,
+       "ERR:Invalid UpdateExpression: The document path has too many nesting levels; nesting levels: 33"},
+      {U, "SET a = letters" + Rep("[0]", 32), "", "", I,
+       "ERR:Invalid UpdateExpression: The document path has too many nesting levels; nesting levels: 33"},
+      {U, "REMOVE x SET a = list_append(if_not_exists(letters" + Rep("[1]", 33) + ", b), c)", "", "", I,
+       "ERR:Invalid UpdateExpression: The document path has too many nesting levels; nesting levels: 34"},
+      {U, "REMOVE #a" + Rep(".#a", 32), R"({"#a": "a"})", "", I,
+       "ERR:Invalid UpdateExpression: The document path has too many nesting levels; nesting levels: 33"},
+      {U, "ADD a" + Rep("[2]", 40) + " :v", "", R"({":v": 1})", I,
+       "ERR:Invalid UpdateExpression: The document path has too many nesting levels; nesting levels: 41"},
+      // The deepest nestings within 4 KB.
+      {U, "SET a = " + Rep("f(", 1360) + "b" + Rep(")", 1360), "", "", I, "ERR:Invalid UpdateExpression: Invalid function name; function: f"},
+      {U, "SET a = " + Rep("if_not_exists(a,", 230) + ":v" + Rep(")", 230), "", R"({":v": 2})", I, With(R"({"a": 2})")},
+      {U, "SET a = " + Rep("f(", 1361), "", "", I, R"(ERR:Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "(")"},
+  };
+}
+
 class UpdateTable : public ::testing::TestWithParam<Case> {};
 
 TEST_P(UpdateTable, Applies) { EXPECT_EQ(RunCase(GetParam()), GetParam().expect) << GetParam(); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, UpdateTable, ::testing::ValuesIn(ApplyCases()));
+INSTANTIATE_TEST_SUITE_P(Limits, UpdateTable, ::testing::ValuesIn(LimitCases()));
+
+TEST(UpdateLimits, DeepestExpressionsFitASmallStack) {
+  for (const Case& c : LimitCases()) EXPECT_EQ(RunCaseOnSmallStack(c), c.expect) << c;
+}
 
 Result<UpdateExpression> Parse(const std::string& expr, const NameMap* names, const ValueMap* values) {
   ExpressionInputs in{names, values, nullptr, nullptr};

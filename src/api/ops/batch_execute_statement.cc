@@ -14,11 +14,14 @@ std::string ShapeText() {
   return std::string(R"({
   "Statements": {"type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 25,
     "children": {"type": "ValueStruct<BatchStatementRequest>", "children": {
-      "Statement": )") + partiql::kStatementShape + R"(,
-      "Parameters": )" + partiql::kParametersShape + R"(,
+      "Statement": )") +
+         partiql::kStatementShape + R"(,
+      "Parameters": )" +
+         partiql::kParametersShape + R"(,
       "ConsistentRead": "Boolean",
       "ReturnValuesOnConditionCheckFailure": {"type": "String", "enum": ["ALL_OLD", "NONE"]}}}},
-  "ReturnConsumedCapacity": )" + kReturnConsumedCapacityShape + "}";
+  "ReturnConsumedCapacity": )" +
+         kReturnConsumedCapacityShape + "}";
 }
 
 struct Response {

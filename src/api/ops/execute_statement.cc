@@ -12,10 +12,12 @@ namespace {
 
 std::string ShapeText() {
   return std::string(R"({"Statement": )") + partiql::kStatementShape + R"(,
-  "Parameters": )" + partiql::kParametersShape + R"(,
+  "Parameters": )" +
+         partiql::kParametersShape + R"(,
   "ConsistentRead": "Boolean",
   "NextToken": {"type": "String", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 32768},
-  "ReturnConsumedCapacity": )" + kReturnConsumedCapacityShape + R"(,
+  "ReturnConsumedCapacity": )" +
+         kReturnConsumedCapacityShape + R"(,
   "Limit": {"type": "Integer", "greaterThanOrEqual": 1},
   "ReturnValuesOnConditionCheckFailure": {"type": "String", "enum": ["ALL_OLD", "NONE"]}})";
 }
@@ -23,7 +25,8 @@ std::string ShapeText() {
 Status Run(OperationContext& ctx) {
   const auto& req = ctx.request;
   MT_ASSIGN_OR_RETURN(std::vector<AttributeValue> parameters, partiql::DecodeParameters(req));
-  MT_ASSIGN_OR_RETURN(partiql::PreparedStatement s, partiql::Parse(StringOr(req, "Statement", ""), std::move(parameters)));
+  MT_ASSIGN_OR_RETURN(partiql::PreparedStatement s,
+                      partiql::Parse(StringOr(req, "Statement", ""), std::move(parameters)));
   if (s.ast.kind == partiql::pq::StatementKind::kExists) {
     return Status::Validation("EXISTS can only be used in ExecuteTransaction write requests.");
   }
@@ -56,8 +59,8 @@ Status Run(OperationContext& ctx) {
     out.Key("LastEvaluatedKey");
     WriteItem(out, *result.last_evaluated_key);
   }
-  WriteConsumedCapacity(out, StringOr(req, "ReturnConsumedCapacity", "NONE"), s.table->description->name,
-                        result.units, s.IsRead());
+  WriteConsumedCapacity(out, StringOr(req, "ReturnConsumedCapacity", "NONE"), s.table->description->name, result.units,
+                        s.IsRead());
   out.EndObject();
   return Status::Ok();
 }

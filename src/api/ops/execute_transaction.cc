@@ -1,9 +1,9 @@
 // ExecuteTransaction: up to 100 PartiQL statements run all-or-nothing: either all single-item
 // SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
 // checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
-#include <set>
-
 #include <rapidjson/stringbuffer.h>
+
+#include <set>
 
 #include "api/capacity.h"
 #include "api/item_request.h"
@@ -25,11 +25,14 @@ std::string ShapeText() {
   return std::string(R"({
   "TransactStatements": {"type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 100,
     "children": {"type": "ValueStruct<ParameterizedStatement>", "children": {
-      "Statement": )") + partiql::kStatementShape + R"(,
-      "Parameters": )" + partiql::kParametersShape + R"(,
+      "Statement": )") +
+         partiql::kStatementShape + R"(,
+      "Parameters": )" +
+         partiql::kParametersShape + R"(,
       "ReturnValuesOnConditionCheckFailure": {"type": "String", "enum": ["ALL_OLD", "NONE"]}}}},
   "ClientRequestToken": {"type": "String", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 36},
-  "ReturnConsumedCapacity": )" + kReturnConsumedCapacityShape + "}";
+  "ReturnConsumedCapacity": )" +
+         kReturnConsumedCapacityShape + "}";
 }
 
 std::string Fingerprint(const rapidjson::Value& request) {
@@ -38,8 +41,10 @@ std::string Fingerprint(const rapidjson::Value& request) {
   w.StartArray();
   w.String("partiql");
   for (const char* m : {"TransactStatements", "ReturnConsumedCapacity"}) {
-    if (const auto* v = Member(request, m)) v->Accept(w);
-    else w.Null();
+    if (const auto* v = Member(request, m))
+      v->Accept(w);
+    else
+      w.Null();
   }
   w.EndArray();
   return std::string(buffer.GetString(), buffer.GetSize());
@@ -48,11 +53,16 @@ std::string Fingerprint(const rapidjson::Value& request) {
 const char* ReasonCode(const Status& status) {
   if (partiql::IsDuplicateItem(status)) return "DuplicateItem";
   switch (status.code()) {
-    case ErrorCode::kOk: return "None";
-    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
-    case ErrorCode::kDuplicateItem: return "DuplicateItem";
-    case ErrorCode::kTransactionConflict: return "TransactionConflict";
-    default: return "ValidationError";
+    case ErrorCode::kOk:
+      return "None";
+    case ErrorCode::kConditionalCheckFailed:
+      return "ConditionalCheckFailed";
+    case ErrorCode::kDuplicateItem:
+      return "DuplicateItem";
+    case ErrorCode::kTransactionConflict:
+      return "TransactionConflict";
+    default:
+      return "ValidationError";
   }
 }
 
@@ -168,7 +178,8 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
   if (!token.empty()) {
     auto outcome = ctx.idempotency.Begin(token, Fingerprint(ctx.request));
     switch (outcome.decision) {
-      case txn::IdempotencyCache::Decision::kRun: break;
+      case txn::IdempotencyCache::Decision::kRun:
+        break;
       case txn::IdempotencyCache::Decision::kMismatch:
         return Status(ErrorCode::kIdempotentParameterMismatch,
                       "Request parameters do not match the parameters of the request with the same ClientRequestToken");

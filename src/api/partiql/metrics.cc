@@ -12,13 +12,20 @@ std::atomic<bool> g_logging{true};
 
 std::string_view AccessKindName(AccessKind kind) {
   switch (kind) {
-    case AccessKind::kGetItem: return "GetItem";
-    case AccessKind::kQuery: return "Query";
-    case AccessKind::kScan: return "Scan";
-    case AccessKind::kPutItem: return "PutItem";
-    case AccessKind::kUpdateItem: return "UpdateItem";
-    case AccessKind::kDeleteItem: return "DeleteItem";
-    case AccessKind::kConditionCheck: return "ConditionCheck";
+    case AccessKind::kGetItem:
+      return "GetItem";
+    case AccessKind::kQuery:
+      return "Query";
+    case AccessKind::kScan:
+      return "Scan";
+    case AccessKind::kPutItem:
+      return "PutItem";
+    case AccessKind::kUpdateItem:
+      return "UpdateItem";
+    case AccessKind::kDeleteItem:
+      return "DeleteItem";
+    case AccessKind::kConditionCheck:
+      return "ConditionCheck";
   }
   return "?";
 }

@@ -1,9 +1,9 @@
 #include "api/partiql/next_token.h"
 
-#include <cstdio>
-
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
+
+#include <cstdio>
 
 #include "api/request_fields.h"
 #include "api/wire_value.h"

@@ -31,11 +31,15 @@ const pq::Expr* EqualityValue(const pq::Expr& e, std::string_view name) {
 // True when a conjunct constrains `name` directly (a comparison, BETWEEN, IN or begins_with on it).
 bool Constrains(const pq::Expr& e, std::string_view name) {
   switch (e.kind) {
-    case pq::ExprKind::kCompare: return IsAttribute(e.args[0], name) || IsAttribute(e.args[1], name);
+    case pq::ExprKind::kCompare:
+      return IsAttribute(e.args[0], name) || IsAttribute(e.args[1], name);
     case pq::ExprKind::kBetween:
-    case pq::ExprKind::kIn: return IsAttribute(e.args[0], name);
-    case pq::ExprKind::kCall: return !e.args.empty() && IsAttribute(e.args[0], name);
-    default: return false;
+    case pq::ExprKind::kIn:
+      return IsAttribute(e.args[0], name);
+    case pq::ExprKind::kCall:
+      return !e.args.empty() && IsAttribute(e.args[0], name);
+    default:
+      return false;
   }
 }
 
@@ -123,11 +127,16 @@ struct SortPick {
 
 table::SortOp Flip(table::SortOp op) {
   switch (op) {
-    case table::SortOp::kLt: return table::SortOp::kGt;
-    case table::SortOp::kLe: return table::SortOp::kGe;
-    case table::SortOp::kGt: return table::SortOp::kLt;
-    case table::SortOp::kGe: return table::SortOp::kLe;
-    default: return op;
+    case table::SortOp::kLt:
+      return table::SortOp::kGt;
+    case table::SortOp::kLe:
+      return table::SortOp::kGe;
+    case table::SortOp::kGt:
+      return table::SortOp::kLt;
+    case table::SortOp::kGe:
+      return table::SortOp::kLe;
+    default:
+      return op;
   }
 }
 
@@ -152,11 +161,20 @@ Result<SortPick> PickSort(const std::vector<const pq::Expr*>& conjuncts, const s
         case pq::CompareOp::kEq:
           if (pick.equal.empty()) pick.equal.push_back(std::move(*v));
           continue;
-        case pq::CompareOp::kNe: continue;
-        case pq::CompareOp::kLt: op = table::SortOp::kLt; break;
-        case pq::CompareOp::kLe: op = table::SortOp::kLe; break;
-        case pq::CompareOp::kGt: op = table::SortOp::kGt; break;
-        case pq::CompareOp::kGe: op = table::SortOp::kGe; break;
+        case pq::CompareOp::kNe:
+          continue;
+        case pq::CompareOp::kLt:
+          op = table::SortOp::kLt;
+          break;
+        case pq::CompareOp::kLe:
+          op = table::SortOp::kLe;
+          break;
+        case pq::CompareOp::kGt:
+          op = table::SortOp::kGt;
+          break;
+        case pq::CompareOp::kGe:
+          op = table::SortOp::kGe;
+          break;
       }
       if (pick.range.op == table::SortOp::kNone) {
         pick.range.op = left ? op : Flip(op);
@@ -176,13 +194,14 @@ Result<SortPick> PickSort(const std::vector<const pq::Expr*>& conjuncts, const s
       bool usable = e.args.size() > 1;
       for (size_t i = 1; i < e.args.size() && usable; ++i) {
         MT_ASSIGN_OR_RETURN(auto v, value(e.args[i]));
-        if (v) AddDistinct(values, std::move(*v));
-        else usable = false;
+        if (v)
+          AddDistinct(values, std::move(*v));
+        else
+          usable = false;
       }
       if (usable) pick.equal = std::move(values);
     } else if (e.kind == pq::ExprKind::kCall && e.args.size() == 2 && IsAttribute(e.args[0], name) &&
-               LowerCase(e.text) == "begins_with" &&
-               (type == AttrType::kS || type == AttrType::kB)) {
+               LowerCase(e.text) == "begins_with" && (type == AttrType::kS || type == AttrType::kB)) {
       MT_ASSIGN_OR_RETURN(auto v, value(e.args[1]));
       if (!v || pick.range.op != table::SortOp::kNone) continue;
       pick.range.op = table::SortOp::kBeginsWith;
@@ -248,7 +267,8 @@ Status PlanOrderBy(PreparedStatement& s, const std::vector<KeyElement>& keys) {
       }
     }
     if (!key) {
-      return Status::Validation("Attribute " + pq::Dump(item.path) + " in ORDER BY clause must be part of the primary key");
+      return Status::Validation("Attribute " + pq::Dump(item.path) +
+                                " in ORDER BY clause must be part of the primary key");
     }
     (key->role == KeyRole::kHash ? hash_desc : range_desc) = item.descending;
   }
@@ -270,8 +290,9 @@ Status PlanOrderBy(PreparedStatement& s, const std::vector<KeyElement>& keys) {
   bool desc = range_desc.value_or(hash_desc.value_or(false));
   r.forward = !desc;
   if (r.kind == AccessKind::kQuery && hash_desc && keys.size() > 0) {
-    std::stable_sort(r.partitions.begin(), r.partitions.end(),
-                     [&](const auto& a, const auto& b) { return *hash_desc ? ValueLess(b[0], a[0]) : ValueLess(a[0], b[0]); });
+    std::stable_sort(r.partitions.begin(), r.partitions.end(), [&](const auto& a, const auto& b) {
+      return *hash_desc ? ValueLess(b[0], a[0]) : ValueLess(a[0], b[0]);
+    });
   }
   if (r.kind == AccessKind::kGetItem) {
     const std::string& hash = keys[0].name;
@@ -438,11 +459,16 @@ Status PlanInsert(PreparedStatement& s) {
 
 std::string_view PreparedStatement::Verb() const {
   switch (ast.kind) {
-    case pq::StatementKind::kSelect: return "SELECT";
-    case pq::StatementKind::kInsert: return "INSERT";
-    case pq::StatementKind::kUpdate: return "UPDATE";
-    case pq::StatementKind::kDelete: return "DELETE";
-    case pq::StatementKind::kExists: return "EXISTS";
+    case pq::StatementKind::kSelect:
+      return "SELECT";
+    case pq::StatementKind::kInsert:
+      return "INSERT";
+    case pq::StatementKind::kUpdate:
+      return "UPDATE";
+    case pq::StatementKind::kDelete:
+      return "DELETE";
+    case pq::StatementKind::kExists:
+      return "EXISTS";
   }
   return "?";
 }
@@ -479,8 +505,10 @@ Status Plan(table::Database& db, PreparedStatement& s) {
     if (!s.index) return Status::Validation("The table does not have the specified index");
   }
   switch (s.ast.kind) {
-    case pq::StatementKind::kSelect: return PlanSelect(s);
-    case pq::StatementKind::kInsert: return PlanInsert(s);
+    case pq::StatementKind::kSelect:
+      return PlanSelect(s);
+    case pq::StatementKind::kInsert:
+      return PlanInsert(s);
     case pq::StatementKind::kExists:
       if (s.index) return Status::Validation("Operations on indices are not supported in transactions");
       return PlanItemWrite(s);
@@ -490,7 +518,8 @@ Status Plan(table::Database& db, PreparedStatement& s) {
       for (const auto& k : table.key_schema) key_names.push_back(k.name);
       return expr::CheckKeyAttributesNotUpdated(*s.update, key_names);
     }
-    case pq::StatementKind::kDelete: return PlanItemWrite(s);
+    case pq::StatementKind::kDelete:
+      return PlanItemWrite(s);
   }
   return Status::Ok();
 }

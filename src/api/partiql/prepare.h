@@ -42,10 +42,10 @@ namespace monotable::api::partiql {
 namespace pq = monotable::expr::partiql;
 
 struct ReadAccess {
-  AccessKind kind = AccessKind::kScan;               // kGetItem, kQuery or kScan
-  std::vector<Item> keys;                            // kGetItem: full table keys, in result order
+  AccessKind kind = AccessKind::kScan;                  // kGetItem, kQuery or kScan
+  std::vector<Item> keys;                               // kGetItem: full table keys, in result order
   std::vector<std::vector<AttributeValue>> partitions;  // kQuery: partition attribute values, in order
-  table::SortCondition sort;                         // kQuery: the sort-key range
+  table::SortCondition sort;                            // kQuery: the sort-key range
   bool forward = true;
 };
 

@@ -23,17 +23,28 @@ Result<std::vector<AttributeValue>> DecodeParameters(const rapidjson::Value& par
 
 std::string_view BatchErrorCode(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
-    case ErrorCode::kDuplicateItem: return "DuplicateItem";
-    case ErrorCode::kResourceNotFound: return "ResourceNotFound";
-    case ErrorCode::kTransactionConflict: return "TransactionConflict";
-    case ErrorCode::kProvisionedThroughputExceeded: return "ProvisionedThroughputExceeded";
-    case ErrorCode::kItemCollectionSizeLimitExceeded: return "ItemCollectionSizeLimitExceeded";
-    case ErrorCode::kRequestLimitExceeded: return "RequestLimitExceeded";
-    case ErrorCode::kThrottling: return "ThrottlingError";
-    case ErrorCode::kAccessDenied: return "AccessDenied";
-    case ErrorCode::kValidation: return "ValidationError";
-    default: return "InternalServerError";
+    case ErrorCode::kConditionalCheckFailed:
+      return "ConditionalCheckFailed";
+    case ErrorCode::kDuplicateItem:
+      return "DuplicateItem";
+    case ErrorCode::kResourceNotFound:
+      return "ResourceNotFound";
+    case ErrorCode::kTransactionConflict:
+      return "TransactionConflict";
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return "ProvisionedThroughputExceeded";
+    case ErrorCode::kItemCollectionSizeLimitExceeded:
+      return "ItemCollectionSizeLimitExceeded";
+    case ErrorCode::kRequestLimitExceeded:
+      return "RequestLimitExceeded";
+    case ErrorCode::kThrottling:
+      return "ThrottlingError";
+    case ErrorCode::kAccessDenied:
+      return "AccessDenied";
+    case ErrorCode::kValidation:
+      return "ValidationError";
+    default:
+      return "InternalServerError";
   }
 }
 
@@ -43,8 +54,8 @@ bool IsServerError(ErrorCode code) {
 
 Status InTransactStatement(size_t index, const Status& status) {
   if (status.code() != ErrorCode::kValidation) return status;
-  return Status::Validation("Validation failed in TransactStatements[" + std::to_string(index) + "]: " +
-                            status.message());
+  return Status::Validation("Validation failed in TransactStatements[" + std::to_string(index) +
+                            "]: " + status.message());
 }
 
 }  // namespace monotable::api::partiql

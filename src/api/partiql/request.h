@@ -6,11 +6,11 @@
 // with DynamoDB's AttributeValue validation messages.
 #pragma once
 
+#include <rapidjson/document.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <rapidjson/document.h>
 
 #include "common/status.h"
 #include "model/attribute_value.h"

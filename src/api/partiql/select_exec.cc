@@ -35,7 +35,8 @@ struct PageState {
 Status ReadKeys(table::Database& db, const PreparedStatement& s, bool consistent, PageState& state) {
   for (const Item& key : s.read.keys) {
     MT_ASSIGN_OR_RETURN(auto item, db.GetItem(*s.table, key));
-    state.out.units += monotable::ReadUnits(item ? ItemSize(*item) : 0, consistent ? ReadMode::kStrong : ReadMode::kEventual);
+    state.out.units +=
+        monotable::ReadUnits(item ? ItemSize(*item) : 0, consistent ? ReadMode::kStrong : ReadMode::kEventual);
     if (item) MT_RETURN_IF_ERROR(state.Take(std::move(*item)));
   }
   return Status::Ok();
@@ -57,9 +58,9 @@ Status ReadPages(table::Database& db, const PreparedStatement& s, const ExecOpti
     page_options.max_bytes = kPageBytes - state.bytes;
     const Item* start = i == position.partition && position.start ? &*position.start : nullptr;
     page_options.exclusive_start = start;
-    MT_ASSIGN_OR_RETURN(table::Page page,
-                        query ? table::QueryPartition(db, *s.table, s.index, s.read.partitions[i], s.read.sort, page_options)
-                              : table::ScanSegment(db, *s.table, s.index, 0, 1, page_options));
+    MT_ASSIGN_OR_RETURN(table::Page page, query ? table::QueryPartition(db, *s.table, s.index, s.read.partitions[i],
+                                                                        s.read.sort, page_options)
+                                                : table::ScanSegment(db, *s.table, s.index, 0, 1, page_options));
     state.bytes += page.bytes_read;
     if (remaining) *remaining -= static_cast<int64_t>(page.items.size());
     for (Item& item : page.items) MT_RETURN_IF_ERROR(state.Take(std::move(item)));

@@ -80,10 +80,14 @@ ExecResult RunWrite(table::Database& db, const PreparedStatement& s, const ExecO
 
 AccessKind WriteKind(const PreparedStatement& s) {
   switch (s.ast.kind) {
-    case pq::StatementKind::kInsert: return AccessKind::kPutItem;
-    case pq::StatementKind::kUpdate: return AccessKind::kUpdateItem;
-    case pq::StatementKind::kDelete: return AccessKind::kDeleteItem;
-    default: return AccessKind::kConditionCheck;
+    case pq::StatementKind::kInsert:
+      return AccessKind::kPutItem;
+    case pq::StatementKind::kUpdate:
+      return AccessKind::kUpdateItem;
+    case pq::StatementKind::kDelete:
+      return AccessKind::kDeleteItem;
+    default:
+      return AccessKind::kConditionCheck;
   }
 }
 

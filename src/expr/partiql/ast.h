@@ -36,9 +36,9 @@ struct Path {
 
 enum class ExprKind : uint8_t {
   kPath,
-  kString,     // text: the value
-  kNumber,     // text: as written, with a leading '-' when negated
-  kBool,       // flag: the value
+  kString,  // text: the value
+  kNumber,  // text: as written, with a leading '-' when negated
+  kBool,    // flag: the value
   kNull,
   kMissing,
   kParameter,  // param: 0-based position
@@ -66,13 +66,13 @@ struct Expr {
   ExprKind kind = ExprKind::kNull;
   uint32_t pos = 0;
   uint32_t end = 0;
-  Path path;                          // kPath
-  std::string text;                   // kString, kNumber, kCall; kIs with kOther: the type name
-  bool flag = false;                  // see ExprKind
-  uint32_t param = 0;                 // kParameter
+  Path path;                           // kPath
+  std::string text;                    // kString, kNumber, kCall; kIs with kOther: the type name
+  bool flag = false;                   // see ExprKind
+  uint32_t param = 0;                  // kParameter
   CompareOp compare = CompareOp::kEq;  // kCompare
-  ArithOp arith = ArithOp::kAdd;      // kArith
-  IsType is_type = IsType::kNull;     // kIs
+  ArithOp arith = ArithOp::kAdd;       // kArith
+  IsType is_type = IsType::kNull;      // kIs
   std::vector<Expr> args;
 };
 

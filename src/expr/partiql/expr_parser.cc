@@ -30,25 +30,39 @@ bool IsOperatorToken(const Token& t) {
 
 std::optional<CompareOp> CompareOf(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kEq: return CompareOp::kEq;
-    case TokenKind::kNe: return CompareOp::kNe;
-    case TokenKind::kLt: return CompareOp::kLt;
-    case TokenKind::kLe: return CompareOp::kLe;
-    case TokenKind::kGt: return CompareOp::kGt;
-    case TokenKind::kGe: return CompareOp::kGe;
-    default: return std::nullopt;
+    case TokenKind::kEq:
+      return CompareOp::kEq;
+    case TokenKind::kNe:
+      return CompareOp::kNe;
+    case TokenKind::kLt:
+      return CompareOp::kLt;
+    case TokenKind::kLe:
+      return CompareOp::kLe;
+    case TokenKind::kGt:
+      return CompareOp::kGt;
+    case TokenKind::kGe:
+      return CompareOp::kGe;
+    default:
+      return std::nullopt;
   }
 }
 
 std::optional<ArithOp> ArithOf(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kPlus: return ArithOp::kAdd;
-    case TokenKind::kMinus: return ArithOp::kSub;
-    case TokenKind::kStar: return ArithOp::kMul;
-    case TokenKind::kSlash: return ArithOp::kDiv;
-    case TokenKind::kPercent: return ArithOp::kMod;
-    case TokenKind::kConcat: return ArithOp::kConcat;
-    default: return std::nullopt;
+    case TokenKind::kPlus:
+      return ArithOp::kAdd;
+    case TokenKind::kMinus:
+      return ArithOp::kSub;
+    case TokenKind::kStar:
+      return ArithOp::kMul;
+    case TokenKind::kSlash:
+      return ArithOp::kDiv;
+    case TokenKind::kPercent:
+      return ArithOp::kMod;
+    case TokenKind::kConcat:
+      return ArithOp::kConcat;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -69,19 +83,42 @@ struct TypeName {
   IsType type;
 };
 constexpr TypeName kTypeNames[] = {
-    {"MISSING", "", IsType::kMissing}, {"NULL", "", IsType::kNull},          {"BOOLEAN", "", IsType::kBoolean},
-    {"BOOL", "", IsType::kBoolean},    {"STRING", "", IsType::kString},      {"NUMERIC", "", IsType::kNumeric},
-    {"BLOB", "", IsType::kBlob},       {"STRUCT", "", IsType::kStruct},      {"TUPLE", "", IsType::kStruct},
-    {"LIST", "", IsType::kList},       {"DOUBLE", "PRECISION", IsType::kOther},
+    {"MISSING", "", IsType::kMissing},
+    {"NULL", "", IsType::kNull},
+    {"BOOLEAN", "", IsType::kBoolean},
+    {"BOOL", "", IsType::kBoolean},
+    {"STRING", "", IsType::kString},
+    {"NUMERIC", "", IsType::kNumeric},
+    {"BLOB", "", IsType::kBlob},
+    {"STRUCT", "", IsType::kStruct},
+    {"TUPLE", "", IsType::kStruct},
+    {"LIST", "", IsType::kList},
+    {"DOUBLE", "PRECISION", IsType::kOther},
     {"CHARACTER", "VARYING", IsType::kOther},
-    {"INT", "", IsType::kOther},       {"INT2", "", IsType::kOther},         {"INT4", "", IsType::kOther},
-    {"INT8", "", IsType::kOther},      {"INTEGER", "", IsType::kOther},      {"SMALLINT", "", IsType::kOther},
-    {"INTEGER2", "", IsType::kOther},  {"INTEGER4", "", IsType::kOther},     {"INTEGER8", "", IsType::kOther},
-    {"BIGINT", "", IsType::kOther},    {"FLOAT", "", IsType::kOther},        {"REAL", "", IsType::kOther},
-    {"DECIMAL", "", IsType::kOther},   {"DEC", "", IsType::kOther},          {"CHAR", "", IsType::kOther},
-    {"CHARACTER", "", IsType::kOther}, {"VARCHAR", "", IsType::kOther},      {"TIMESTAMP", "", IsType::kOther},
-    {"DATE", "", IsType::kOther},      {"TIME", "", IsType::kOther},         {"CLOB", "", IsType::kOther},
-    {"SYMBOL", "", IsType::kOther},    {"SEXP", "", IsType::kOther},         {"BAG", "", IsType::kOther},
+    {"INT", "", IsType::kOther},
+    {"INT2", "", IsType::kOther},
+    {"INT4", "", IsType::kOther},
+    {"INT8", "", IsType::kOther},
+    {"INTEGER", "", IsType::kOther},
+    {"SMALLINT", "", IsType::kOther},
+    {"INTEGER2", "", IsType::kOther},
+    {"INTEGER4", "", IsType::kOther},
+    {"INTEGER8", "", IsType::kOther},
+    {"BIGINT", "", IsType::kOther},
+    {"FLOAT", "", IsType::kOther},
+    {"REAL", "", IsType::kOther},
+    {"DECIMAL", "", IsType::kOther},
+    {"DEC", "", IsType::kOther},
+    {"CHAR", "", IsType::kOther},
+    {"CHARACTER", "", IsType::kOther},
+    {"VARCHAR", "", IsType::kOther},
+    {"TIMESTAMP", "", IsType::kOther},
+    {"DATE", "", IsType::kOther},
+    {"TIME", "", IsType::kOther},
+    {"CLOB", "", IsType::kOther},
+    {"SYMBOL", "", IsType::kOther},
+    {"SEXP", "", IsType::kOther},
+    {"BAG", "", IsType::kOther},
     {"ANY", "", IsType::kOther},
 };
 
@@ -305,9 +342,12 @@ Result<Expr> Parser::Primary() {
       Next();
       return inner;
     }
-    case TokenKind::kLBracket: return Collection(TokenKind::kRBracket, ExprKind::kList);
-    case TokenKind::kBagOpen: return Collection(TokenKind::kBagClose, ExprKind::kBag);
-    case TokenKind::kLBrace: return TupleLiteral();
+    case TokenKind::kLBracket:
+      return Collection(TokenKind::kRBracket, ExprKind::kList);
+    case TokenKind::kBagOpen:
+      return Collection(TokenKind::kBagClose, ExprKind::kBag);
+    case TokenKind::kLBrace:
+      return TupleLiteral();
     case TokenKind::kQuotedIdentifier: {
       MT_ASSIGN_OR_RETURN(e.path, PathExpr());
       e.kind = ExprKind::kPath;
@@ -422,8 +462,10 @@ Status Parser::PathSteps(Path& path) {
       if (t.kind == TokenKind::kString) {
         path.steps.push_back({PathStep::Kind::kName, Next().text, 0});
       } else if (t.kind == TokenKind::kNumber && t.text.find_first_not_of("0123456789") == std::string::npos) {
-        if (t.text.size() > 9) return Status::Validation("List index is not within the allowable range; index: [" + t.text + "]");
-        path.steps.push_back({PathStep::Kind::kIndex, "", static_cast<uint32_t>(std::strtoul(t.text.c_str(), nullptr, 10))});
+        if (t.text.size() > 9)
+          return Status::Validation("List index is not within the allowable range; index: [" + t.text + "]");
+        path.steps.push_back(
+            {PathStep::Kind::kIndex, "", static_cast<uint32_t>(std::strtoul(t.text.c_str(), nullptr, 10))});
         Next();
       } else {
         return TermError(t);

@@ -124,26 +124,65 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
     } else {
       TokenKind kind;
       switch (c) {
-        case '?': kind = TokenKind::kParameter; break;
-        case '(': kind = TokenKind::kLParen; break;
-        case ')': kind = TokenKind::kRParen; break;
-        case '[': kind = TokenKind::kLBracket; break;
-        case ']': kind = TokenKind::kRBracket; break;
-        case '{': kind = TokenKind::kLBrace; break;
-        case '}': kind = TokenKind::kRBrace; break;
-        case ',': kind = TokenKind::kComma; break;
-        case '.': kind = TokenKind::kDot; break;
-        case ':': kind = TokenKind::kColon; break;
-        case ';': kind = TokenKind::kSemicolon; break;
-        case '*': kind = TokenKind::kStar; break;
-        case '+': kind = TokenKind::kPlus; break;
-        case '-': kind = TokenKind::kMinus; break;
-        case '/': kind = TokenKind::kSlash; break;
-        case '%': kind = TokenKind::kPercent; break;
-        case '=': kind = TokenKind::kEq; break;
-        case '<': kind = TokenKind::kLt; break;
-        case '>': kind = TokenKind::kGt; break;
-        default: return Malformed("");
+        case '?':
+          kind = TokenKind::kParameter;
+          break;
+        case '(':
+          kind = TokenKind::kLParen;
+          break;
+        case ')':
+          kind = TokenKind::kRParen;
+          break;
+        case '[':
+          kind = TokenKind::kLBracket;
+          break;
+        case ']':
+          kind = TokenKind::kRBracket;
+          break;
+        case '{':
+          kind = TokenKind::kLBrace;
+          break;
+        case '}':
+          kind = TokenKind::kRBrace;
+          break;
+        case ',':
+          kind = TokenKind::kComma;
+          break;
+        case '.':
+          kind = TokenKind::kDot;
+          break;
+        case ':':
+          kind = TokenKind::kColon;
+          break;
+        case ';':
+          kind = TokenKind::kSemicolon;
+          break;
+        case '*':
+          kind = TokenKind::kStar;
+          break;
+        case '+':
+          kind = TokenKind::kPlus;
+          break;
+        case '-':
+          kind = TokenKind::kMinus;
+          break;
+        case '/':
+          kind = TokenKind::kSlash;
+          break;
+        case '%':
+          kind = TokenKind::kPercent;
+          break;
+        case '=':
+          kind = TokenKind::kEq;
+          break;
+        case '<':
+          kind = TokenKind::kLt;
+          break;
+        case '>':
+          kind = TokenKind::kGt;
+          break;
+        default:
+          return Malformed("");
       }
       punct(kind, 1);
     }

@@ -29,36 +29,54 @@ std::string Upper(std::string_view s) {
 
 const char* CompareText(CompareOp op) {
   switch (op) {
-    case CompareOp::kEq: return "=";
-    case CompareOp::kNe: return "<>";
-    case CompareOp::kLt: return "<";
-    case CompareOp::kLe: return "<=";
-    case CompareOp::kGt: return ">";
-    case CompareOp::kGe: return ">=";
+    case CompareOp::kEq:
+      return "=";
+    case CompareOp::kNe:
+      return "<>";
+    case CompareOp::kLt:
+      return "<";
+    case CompareOp::kLe:
+      return "<=";
+    case CompareOp::kGt:
+      return ">";
+    case CompareOp::kGe:
+      return ">=";
   }
   return "?";
 }
 
 const char* ArithText(ArithOp op) {
   switch (op) {
-    case ArithOp::kAdd: return "+";
-    case ArithOp::kSub: return "-";
-    case ArithOp::kMul: return "*";
-    case ArithOp::kDiv: return "/";
-    case ArithOp::kMod: return "%";
-    case ArithOp::kConcat: return "||";
+    case ArithOp::kAdd:
+      return "+";
+    case ArithOp::kSub:
+      return "-";
+    case ArithOp::kMul:
+      return "*";
+    case ArithOp::kDiv:
+      return "/";
+    case ArithOp::kMod:
+      return "%";
+    case ArithOp::kConcat:
+      return "||";
   }
   return "?";
 }
 
 Comparator ComparatorOf(CompareOp op) {
   switch (op) {
-    case CompareOp::kEq: return Comparator::kEq;
-    case CompareOp::kNe: return Comparator::kNe;
-    case CompareOp::kLt: return Comparator::kLt;
-    case CompareOp::kLe: return Comparator::kLe;
-    case CompareOp::kGt: return Comparator::kGt;
-    case CompareOp::kGe: return Comparator::kGe;
+    case CompareOp::kEq:
+      return Comparator::kEq;
+    case CompareOp::kNe:
+      return Comparator::kNe;
+    case CompareOp::kLt:
+      return Comparator::kLt;
+    case CompareOp::kLe:
+      return Comparator::kLe;
+    case CompareOp::kGt:
+      return Comparator::kGt;
+    case CompareOp::kGe:
+      return Comparator::kGe;
   }
   return Comparator::kEq;
 }
@@ -134,8 +152,10 @@ class Lowerer {
     }
     if (e.kind == ExprKind::kCall && Lower(e.text) == "size") {
       if (e.args.size() != 1 || e.args[0].kind != ExprKind::kPath) {
-        return Status::Validation("Incorrect number of operands for operator or function; operator or function: size, "
-                                  "number of operands: " + std::to_string(e.args.size()));
+        return Status::Validation(
+            "Incorrect number of operands for operator or function; operator or function: size, "
+            "number of operands: " +
+            std::to_string(e.args.size()));
       }
       Operand call;
       call.kind = OperandKind::kFunction;
@@ -187,16 +207,21 @@ class Lowerer {
         }
         return e.flag ? Not(std::move(c)) : std::move(c);
       }
-      case ExprKind::kIn: return In(e);
-      case ExprKind::kIs: return Is(e);
-      case ExprKind::kCall: return Call(e);
+      case ExprKind::kIn:
+        return In(e);
+      case ExprKind::kIs:
+        return Is(e);
+      case ExprKind::kCall:
+        return Call(e);
       case ExprKind::kLike:
         return Status::Validation("Unsupported operator in Condition Expression. Operator: LIKE");
       case ExprKind::kArith:
         return Status::Validation(std::string("Unsupported operator in Condition Expression. Operator: ") +
                                   ArithText(e.arith));
-      case ExprKind::kMissing: return Status::Validation(kMissingCompare);
-      default: return Status::Validation(kNotBoolean);
+      case ExprKind::kMissing:
+        return Status::Validation(kMissingCompare);
+      default:
+        return Status::Validation(kNotBoolean);
     }
   }
 
@@ -229,15 +254,31 @@ class Lowerer {
         ". Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]";
     const char* type = nullptr;
     switch (e.is_type) {
-      case IsType::kMissing: break;
-      case IsType::kNull: type = "NULL"; break;
-      case IsType::kBoolean: type = "BOOL"; break;
-      case IsType::kString: type = "S"; break;
-      case IsType::kNumeric: type = "N"; break;
-      case IsType::kBlob: type = "B"; break;
-      case IsType::kStruct: type = "M"; break;
-      case IsType::kList: type = "L"; break;
-      case IsType::kOther: return Status::Validation("Unsupported data type for IS operator: " + e.text + kSupported);
+      case IsType::kMissing:
+        break;
+      case IsType::kNull:
+        type = "NULL";
+        break;
+      case IsType::kBoolean:
+        type = "BOOL";
+        break;
+      case IsType::kString:
+        type = "S";
+        break;
+      case IsType::kNumeric:
+        type = "N";
+        break;
+      case IsType::kBlob:
+        type = "B";
+        break;
+      case IsType::kStruct:
+        type = "M";
+        break;
+      case IsType::kList:
+        type = "L";
+        break;
+      case IsType::kOther:
+        return Status::Validation("Unsupported data type for IS operator: " + e.text + kSupported);
     }
     if (operand.kind != ExprKind::kPath) {
       if (!IsValueExpr(operand) && operand.kind != ExprKind::kMissing) {
@@ -260,7 +301,8 @@ class Lowerer {
     if (!type) {
       return FunctionCondition(e.flag ? "attribute_exists" : "attribute_not_exists", {PathOperand(operand.path)});
     }
-    Condition c = FunctionCondition("attribute_type", {PathOperand(operand.path), ValueOperand(AttributeValue::S(type))});
+    Condition c =
+        FunctionCondition("attribute_type", {PathOperand(operand.path), ValueOperand(AttributeValue::S(type))});
     return e.flag ? Not(std::move(c)) : std::move(c);
   }
 
@@ -294,7 +336,8 @@ class Lowerer {
       }
       MT_ASSIGN_OR_RETURN(Operand type, ConditionOperand(e.args[1], name, false));
       if (type.kind == OperandKind::kValue) {
-        static const std::set<std::string, std::less<>> kTypes = {"S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"};
+        static const std::set<std::string, std::less<>> kTypes = {"S",  "SS",   "N",    "NS", "B",
+                                                                  "BS", "BOOL", "NULL", "L",  "M"};
         const AttributeValue& v = bindings_.values[type.value_slot];
         std::string shown = v.type() == AttrType::kS ? v.s() : TypeNameOf(v);
         if (v.type() != AttrType::kS || !kTypes.count(v.s())) {
@@ -331,7 +374,8 @@ class Lowerer {
       }
       case ExprKind::kCall: {
         std::string name = Lower(e.text);
-        if (name != "list_append" && name != "if_not_exists") return Status::Validation("Unrecognized function: " + e.text);
+        if (name != "list_append" && name != "if_not_exists")
+          return Status::Validation("Unrecognized function: " + e.text);
         if (e.args.size() != 2) {
           return Status::Validation("Incorrect number of operands for operator or function; operator or function: " +
                                     name + ", number of operands: " + std::to_string(e.args.size()));
@@ -348,7 +392,8 @@ class Lowerer {
         }
         return op;
       }
-      case ExprKind::kIs: return Status::Validation("IS operator is not supported in update expressions");
+      case ExprKind::kIs:
+        return Status::Validation("IS operator is not supported in update expressions");
       case ExprKind::kCompare:
         return Status::Validation(std::string("Unsupported operator in Update Expression. Operator: ") +
                                   CompareText(e.compare));
@@ -386,8 +431,7 @@ std::vector<const Expr*> Conjuncts(const Expr& where) {
 }
 
 Result<ConditionExpression> LowerCondition(const std::vector<const Expr*>& conjuncts,
-                                           const std::vector<AttributeValue>& parameters,
-                                           std::string_view must_exist) {
+                                           const std::vector<AttributeValue>& parameters, std::string_view must_exist) {
   if (conjuncts.empty() && must_exist.empty()) return ConditionExpression();
   Lowerer lowerer(parameters);
   Condition all;
@@ -425,9 +469,11 @@ Result<UpdateExpression> LowerUpdate(const std::vector<UpdateClause>& clauses, s
         return Status::Validation("The first argument to " + fn + " must equal the assignment value at " +
                                   Position(text, v.pos, v.text.size()));
       }
-      if (!IsValueExpr(v.args[1])) return Status::Validation("The second argument to " + fn + " must be a value with type SET");
+      if (!IsValueExpr(v.args[1]))
+        return Status::Validation("The second argument to " + fn + " must be a value with type SET");
       MT_ASSIGN_OR_RETURN(AttributeValue set, ToAttributeValue(v.args[1], parameters));
-      if (!IsSetType(set.type())) return Status::Validation("The second argument to " + fn + " must be a value with type SET");
+      if (!IsSetType(set.type()))
+        return Status::Validation("The second argument to " + fn + " must be a value with type SET");
       action.kind = fn == "SET_ADD" ? UpdateActionKind::kAdd : UpdateActionKind::kDelete;
       action.value = lowerer.ValueOperand(std::move(set));
     } else {
@@ -443,7 +489,8 @@ DocumentPath ToDocumentPath(const Path& path) {
   DocumentPath out;
   for (const PathStep& s : path.steps) {
     PathStep::Kind kind = s.kind;
-    out.push_back(kind == PathStep::Kind::kIndex ? expr::PathStep{"", s.index, true} : expr::PathStep{s.name, 0, false});
+    out.push_back(kind == PathStep::Kind::kIndex ? expr::PathStep{"", s.index, true}
+                                                 : expr::PathStep{s.name, 0, false});
   }
   return out;
 }

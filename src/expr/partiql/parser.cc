@@ -60,7 +60,8 @@ Status Parser::Source(partiql::Statement& s, bool select) {
     if (s.index->empty()) return Status::Validation("Path component cannot be an empty string");
     if (At(TokenKind::kDot)) return Status::Validation("A path may contain at most 2 components in the FROM clause");
   }
-  if (At(TokenKind::kLBracket)) return Status::Validation("Invalid path dot component in this operation, expecting either an IDENTIFIER or STAR.");
+  if (At(TokenKind::kLBracket))
+    return Status::Validation("Invalid path dot component in this operation, expecting either an IDENTIFIER or STAR.");
   return Status::Ok();
 }
 

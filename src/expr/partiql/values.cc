@@ -11,24 +11,35 @@ constexpr const char* kNestingMessage =
 
 std::string KindName(const Expr& e) {
   switch (e.kind) {
-    case ExprKind::kMissing: return "MISSING";
-    case ExprKind::kPath: return "path";
-    case ExprKind::kCall: return "function call " + e.text;
-    default: return "expression";
+    case ExprKind::kMissing:
+      return "MISSING";
+    case ExprKind::kPath:
+      return "path";
+    case ExprKind::kCall:
+      return "function call " + e.text;
+    default:
+      return "expression";
   }
 }
 
 std::string TupleKeyType(const Expr& e, const std::vector<AttributeValue>& parameters) {
   switch (e.kind) {
-    case ExprKind::kNumber: return "N";
-    case ExprKind::kBool: return "BOOL";
-    case ExprKind::kNull: return "NULL";
-    case ExprKind::kList: return "L";
-    case ExprKind::kTuple: return "M";
-    case ExprKind::kBag: return "BAG";
+    case ExprKind::kNumber:
+      return "N";
+    case ExprKind::kBool:
+      return "BOOL";
+    case ExprKind::kNull:
+      return "NULL";
+    case ExprKind::kList:
+      return "L";
+    case ExprKind::kTuple:
+      return "M";
+    case ExprKind::kBag:
+      return "BAG";
     case ExprKind::kParameter:
       return e.param < parameters.size() ? TypeNameOf(parameters[e.param]) : "UNKNOWN";
-    default: return KindName(e);
+    default:
+      return KindName(e);
   }
 }
 
@@ -69,14 +80,17 @@ Result<AttributeValue> Bag(const Expr& e, const std::vector<AttributeValue>& par
 
 Result<AttributeValue> Convert(const Expr& e, const std::vector<AttributeValue>& parameters, const std::string& where) {
   switch (e.kind) {
-    case ExprKind::kString: return AttributeValue::S(e.text);
+    case ExprKind::kString:
+      return AttributeValue::S(e.text);
     case ExprKind::kNumber: {
       auto n = Number::Parse(e.text);
       if (!n.ok()) return Status::Validation(n.status().message() + " under " + where);
       return AttributeValue::N(std::move(n).value());
     }
-    case ExprKind::kBool: return AttributeValue::Bool(e.flag);
-    case ExprKind::kNull: return AttributeValue::Null();
+    case ExprKind::kBool:
+      return AttributeValue::Bool(e.flag);
+    case ExprKind::kNull:
+      return AttributeValue::Null();
     case ExprKind::kParameter:
       if (e.param >= parameters.size()) {
         return Status::Validation("Number of parameters in request and statement don't match.");
@@ -111,7 +125,8 @@ Result<AttributeValue> Convert(const Expr& e, const std::vector<AttributeValue>&
       }
       return AttributeValue::M(std::move(map));
     }
-    case ExprKind::kBag: return Bag(e, parameters, where);
+    case ExprKind::kBag:
+      return Bag(e, parameters, where);
     default:
       return Status::Validation("Unsupported data type: " + KindName(e) + " under key " + where);
   }
