@@ -12,6 +12,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/asio/ssl.hpp>
 
 namespace monotable::api {
 namespace {
@@ -26,13 +27,13 @@ constexpr uint64_t kMaxBody = 16 * 1024 * 1024;
 // slow or stuck clients cannot hold connections forever.
 constexpr auto kRequestTimeout = std::chrono::seconds(120);
 
-class Session;
+class SessionBase;
 
 // Live sessions, so a shutdown can close idle ones and let busy ones finish their request, and a
 // periodic sweep can close connections that stopped making progress.
 struct SessionRegistry {
   std::mutex mutex;
-  std::unordered_set<Session*> sessions;
+  std::unordered_set<SessionBase*> sessions;
   std::atomic<size_t> count{0};
   std::atomic<bool> draining{false};
   std::function<void()> on_drained;  // set before draining starts; runs when the last session ends
@@ -56,37 +57,64 @@ const char* Reason(int status) {
   }
 }
 
-// One connection. Reads requests with Beast's parser straight from the socket and writes each
-// answer as two buffers (a hand-built head and the body): no per-operation timers or serializer
-// machinery on the hot path. Timeouts come from the registry's sweep (last_activity_).
-class Session : public std::enable_shared_from_this<Session> {
+// What the registry needs of a connection, whatever its stream (plain TCP or TLS).
+class SessionBase : public std::enable_shared_from_this<SessionBase> {
  public:
-  Session(tcp::socket socket, Service& service, SessionRegistry& registry)
-      : socket_(std::move(socket)), service_(service), registry_(registry), last_activity_(NowTicks()) {
+  explicit SessionBase(SessionRegistry& registry) : registry_(registry), last_activity_(NowTicks()) {
     std::lock_guard lock(registry_.mutex);
     registry_.sessions.insert(this);
     ++registry_.count;
   }
-  ~Session() {
+  virtual ~SessionBase() {
     std::lock_guard lock(registry_.mutex);
     registry_.sessions.erase(this);
     if (--registry_.count == 0 && registry_.draining && registry_.on_drained) registry_.on_drained();
   }
+  virtual void Drain() = 0;
+  virtual void CloseIfStale(int64_t now, int64_t limit_ms) = 0;
 
-  void Start() { ReadRequest(); }
+ protected:
+  SessionRegistry& registry_;
+  std::atomic<int64_t> last_activity_;
+};
+
+tcp::socket& LowestLayer(tcp::socket& s) { return s; }
+tcp::socket& LowestLayer(asio::ssl::stream<tcp::socket>& s) { return s.next_layer(); }
+
+// One connection. Reads requests with Beast's parser straight from the stream and writes each
+// answer as two buffers (a hand-built head and the body): no per-operation timers or serializer
+// machinery on the hot path. Timeouts come from the registry's sweep (last_activity_).
+template <typename Stream>
+class Session : public SessionBase {
+ public:
+  Session(Stream stream, Service& service, SessionRegistry& registry)
+      : SessionBase(registry), socket_(std::move(stream)), service_(service) {}
+
+  std::shared_ptr<Session> self() { return std::static_pointer_cast<Session>(shared_from_this()); }
+
+  void Start() {
+    if constexpr (std::is_same_v<Stream, tcp::socket>) {
+      ReadRequest();
+    } else {
+      socket_.async_handshake(asio::ssl::stream_base::server, [self = self()](beast::error_code ec) {
+        if (ec) return self->Close();
+        self->ReadRequest();
+      });
+    }
+  }
 
   // Called (from any thread) when the server drains: an idle session closes now, a busy one
   // after it has answered its current request.
-  void Drain() {
-    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+  void Drain() override {
+    asio::post(socket_.get_executor(), [self = self()] {
       if (!self->busy_) self->Close();
     });
   }
 
   // Called by the sweep: closes the connection if it made no progress for `limit_ms`.
-  void CloseIfStale(int64_t now, int64_t limit_ms) {
+  void CloseIfStale(int64_t now, int64_t limit_ms) override {
     if (now - last_activity_.load(std::memory_order_relaxed) <= limit_ms) return;
-    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->Close(); });
+    asio::post(socket_.get_executor(), [self = self()] { self->Close(); });
   }
 
  private:
@@ -98,7 +126,7 @@ class Session : public std::enable_shared_from_this<Session> {
     busy_ = false;
     last_activity_.store(NowTicks(), std::memory_order_relaxed);
     http::async_read(socket_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+                     [self = self()](beast::error_code ec, size_t) { self->OnRead(ec); });
   }
 
   void OnRead(beast::error_code ec) {
@@ -158,7 +186,7 @@ class Session : public std::enable_shared_from_this<Session> {
                             : "\r\nConnection: close\r\n\r\n");
     body_ = std::move(out.body);
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
-    asio::async_write(socket_, buffers, [self = shared_from_this(), keep_alive](beast::error_code ec, size_t) {
+    asio::async_write(socket_, buffers, [self = self(), keep_alive](beast::error_code ec, size_t) {
       if (ec || !keep_alive) return self->Close();
       self->ReadRequest();
     });
@@ -186,9 +214,9 @@ class Session : public std::enable_shared_from_this<Session> {
     head_ += "Content-Length: " + std::to_string(out.body.size()) + "\r\nConnection: close\r\n\r\n";
     body_ = std::move(out.body);
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
-    asio::async_write(socket_, buffers, [self = shared_from_this()](beast::error_code ec, size_t) {
+    asio::async_write(socket_, buffers, [self = self()](beast::error_code ec, size_t) {
       if (ec) return self->Close();
-      self->socket_.shutdown(tcp::socket::shutdown_send, ec);
+      LowestLayer(self->socket_).shutdown(tcp::socket::shutdown_send, ec);
       self->Drain(0);
     });
   }
@@ -199,7 +227,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!drain_buffer_) drain_buffer_ = std::make_unique<char[]>(64 * 1024);
     last_activity_.store(NowTicks(), std::memory_order_relaxed);
     socket_.async_read_some(asio::buffer(drain_buffer_.get(), 64 * 1024),
-                            [self = shared_from_this(), drained](beast::error_code ec, size_t n) {
+                            [self = self(), drained](beast::error_code ec, size_t n) {
                               if (ec) return self->Close();
                               self->Drain(drained + n);
                             });
@@ -207,19 +235,17 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Close() {
     beast::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
+    LowestLayer(socket_).shutdown(tcp::socket::shutdown_both, ignored);
+    LowestLayer(socket_).close(ignored);
   }
 
-  tcp::socket socket_;
+  Stream socket_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::string head_;
   std::string body_;
   std::unique_ptr<char[]> drain_buffer_;
   Service& service_;
-  SessionRegistry& registry_;
-  std::atomic<int64_t> last_activity_;
   bool busy_ = false;  // touched only on the session's strand
 };
 
@@ -227,20 +253,31 @@ class Session : public std::enable_shared_from_this<Session> {
 
 struct HttpServer::Impl {
   Impl(Service& s, ServerOptions o)
-      : service(s), options(std::move(o)), io(options.threads > 0 ? options.threads : 2), acceptor(io) {}
+      : service(s),
+        options(std::move(o)),
+        io(options.threads > 0 ? options.threads : 2),
+        acceptor(io),
+        tls_acceptor(io),
+        tls(asio::ssl::context::tls_server) {}
 
-  void Accept() {
-    acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+  void Accept(tcp::acceptor& from, bool secure) {
+    from.async_accept(asio::make_strand(io), [this, &from, secure](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
       if (!ec) {
         if (registry.count >= options.max_connections) {
           socket.close(ec);  // over the connection cap: refuse rather than starve the others
         } else {
           socket.set_option(tcp::no_delay(true), ec);
-          std::make_shared<Session>(std::move(socket), service, registry)->Start();
+          if (secure) {
+            std::make_shared<Session<asio::ssl::stream<tcp::socket>>>(
+                asio::ssl::stream<tcp::socket>(std::move(socket), tls), service, registry)
+                ->Start();
+          } else {
+            std::make_shared<Session<tcp::socket>>(std::move(socket), service, registry)->Start();
+          }
         }
       }
-      Accept();
+      if (from.is_open()) Accept(from, secure);
     });
   }
 
@@ -248,6 +285,8 @@ struct HttpServer::Impl {
   ServerOptions options;
   asio::io_context io;
   tcp::acceptor acceptor;
+  tcp::acceptor tls_acceptor;
+  asio::ssl::context tls;
   SessionRegistry registry;
   std::unique_ptr<asio::steady_timer> deadline;
   std::unique_ptr<asio::steady_timer> sweep;
@@ -259,10 +298,10 @@ struct HttpServer::Impl {
       if (ec || registry.draining) return;
       int64_t now = NowTicks();
       int64_t limit = std::chrono::duration_cast<std::chrono::milliseconds>(kRequestTimeout).count();
-      std::vector<std::shared_ptr<Session>> live;
+      std::vector<std::shared_ptr<SessionBase>> live;
       {
         std::lock_guard lock(registry.mutex);
-        for (Session* s : registry.sessions) {
+        for (SessionBase* s : registry.sessions) {
           if (auto p = s->weak_from_this().lock()) live.push_back(std::move(p));
         }
       }
@@ -281,32 +320,52 @@ HttpServer::HttpServer(Service& service, ServerOptions options)
 
 HttpServer::~HttpServer() = default;
 
-Status HttpServer::Listen() {
+namespace {
+
+Status Bind(asio::io_context& io, tcp::acceptor& acceptor, const std::string& host, uint16_t port) {
   beast::error_code ec;
-  auto address = asio::ip::make_address(impl_->options.host, ec);
+  auto address = asio::ip::make_address(host, ec);
   if (ec) {
-    tcp::resolver resolver(impl_->io);
-    auto results = resolver.resolve(impl_->options.host, std::to_string(impl_->options.port), ec);
-    if (ec || results.empty()) return Status::Io("cannot resolve host " + impl_->options.host);
+    tcp::resolver resolver(io);
+    auto results = resolver.resolve(host, std::to_string(port), ec);
+    if (ec || results.empty()) return Status::Io("cannot resolve host " + host);
     address = results.begin()->endpoint().address();
   }
-  tcp::endpoint endpoint(address, impl_->options.port);
-  auto& acceptor = impl_->acceptor;
+  tcp::endpoint endpoint(address, port);
   acceptor.open(endpoint.protocol(), ec);
   if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    return Status::Io("cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) + ": " +
-                      ec.message());
+  if (ec) return Status::Io("cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status HttpServer::Listen() {
+  MT_RETURN_IF_ERROR(Bind(impl_->io, impl_->acceptor, impl_->options.host, impl_->options.port));
+  if (!impl_->options.tls_cert.empty()) {
+    beast::error_code ec;
+    impl_->tls.set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                           asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                           asio::ssl::context::no_tlsv1_1);
+    impl_->tls.use_certificate_chain_file(impl_->options.tls_cert, ec);
+    if (!ec) impl_->tls.use_private_key_file(impl_->options.tls_key, asio::ssl::context::pem, ec);
+    if (ec) return Status::Io("TLS certificate or key: " + ec.message());
+    MT_RETURN_IF_ERROR(Bind(impl_->io, impl_->tls_acceptor, impl_->options.host, impl_->options.tls_port));
   }
   return Status::Ok();
+}
+
+uint16_t HttpServer::tls_port() const {
+  return impl_->tls_acceptor.is_open() ? impl_->tls_acceptor.local_endpoint().port() : 0;
 }
 
 uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 
 void HttpServer::Run() {
-  impl_->Accept();
+  impl_->Accept(impl_->acceptor, false);
+  if (impl_->tls_acceptor.is_open()) impl_->Accept(impl_->tls_acceptor, true);
   impl_->sweep = std::make_unique<asio::steady_timer>(impl_->io);
   impl_->Sweep();
   // SIGINT/SIGTERM stop the server gracefully: no new connections, then the I/O loop ends.
@@ -328,13 +387,14 @@ void HttpServer::Stop() {
     impl_->registry.draining = true;
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
+    impl_->tls_acceptor.close(ignored);
     if (impl_->sweep) impl_->sweep->cancel();
     // In-flight requests finish and are answered; idle connections close. The I/O loop ends when
     // nothing is left, or after a grace period at the latest.
-    std::vector<std::shared_ptr<Session>> live;
+    std::vector<std::shared_ptr<SessionBase>> live;
     {
       std::lock_guard lock(impl_->registry.mutex);
-      for (Session* s : impl_->registry.sessions) {
+      for (SessionBase* s : impl_->registry.sessions) {
         if (auto p = s->weak_from_this().lock()) live.push_back(std::move(p));
       }
     }

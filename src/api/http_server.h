@@ -22,6 +22,10 @@ struct ServerOptions {
   uint16_t port = 8000;
   int threads = 0;  // 0: one per core
   size_t max_connections = 4096;
+  // Optional TLS listener (OpenSSL) beside the plain one: PEM certificate chain and private key.
+  std::string tls_cert;
+  std::string tls_key;
+  uint16_t tls_port = 0;
 };
 
 class HttpServer {
@@ -31,6 +35,7 @@ class HttpServer {
 
   Status Listen();
   uint16_t port() const;
+  uint16_t tls_port() const;  // 0 without TLS
   void Run();
   void Stop();
 

@@ -27,6 +27,8 @@ int Usage(const char* message) {
                "  --threads N    I/O threads (default: one per core)\n"
                "  --region R     region named in ARNs and the health check (default us-east-1)\n"
                "  --log-requests one JSON line per request on stderr (errors are always logged)\n"
+               "  --tls-port P --tls-cert PEM --tls-key PEM\n"
+               "                 also serve HTTPS on port P (0 picks a free port)\n"
                "  --credentials FILE\n"
                "                 verify SigV4 signatures against the keys in FILE (lines: KEY SECRET [TABLE...]);\n"
                "                 the environment variable MONOTABLE_CREDENTIALS=KEY:SECRET,... does the same\n"
@@ -72,6 +74,12 @@ int Serve(int argc, char** argv) {
       const char* v = value();
       if (!v || std::atoi(v) <= 0) return Usage("--threads needs a positive number");
       server.threads = std::atoi(v);
+    } else if (arg == "--tls-port" || arg == "--tls-cert" || arg == "--tls-key") {
+      const char* v = value();
+      if (!v) return Usage((std::string(arg) + " needs a value").c_str());
+      if (arg == "--tls-cert") server.tls_cert = v;
+      else if (arg == "--tls-key") server.tls_key = v;
+      else server.tls_port = static_cast<uint16_t>(std::atoi(v));
     } else if (arg == "--log-requests") {
       log_requests = true;
     } else if (arg == "--credentials") {
@@ -98,6 +106,7 @@ int Serve(int argc, char** argv) {
     }
   }
   if (data_given && db_options.in_memory) return Usage("--data and --in-memory exclude each other");
+  if (server.tls_cert.empty() != server.tls_key.empty()) return Usage("--tls-cert and --tls-key go together");
 
   auto db = monotable::table::Database::Open(db_options);
   if (!db.ok()) {
@@ -127,8 +136,10 @@ int Serve(int argc, char** argv) {
     std::fprintf(stderr, "monotable: %s\n", st.message().c_str());
     return 1;
   }
-  std::printf("monotable listening on %s:%u (%s)\n", server.host.c_str(), http.port(),
+  std::printf("monotable listening on %s:%u (%s)", server.host.c_str(), http.port(),
               db_options.in_memory ? "in-memory" : db_options.path.c_str());
+  if (http.tls_port()) std::printf(" tls %u", http.tls_port());
+  std::printf("\n");
   std::fflush(stdout);
   http.Run();
   std::printf("monotable stopped\n");

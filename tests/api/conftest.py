@@ -29,6 +29,7 @@ class Server:
         self.proc = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", *args],
                                      stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.proc.stdout.readline()
+        self.first_line = line
         if "listening on" not in line:
             self.proc.wait(timeout=10)
             with open(self.log.name) as f:

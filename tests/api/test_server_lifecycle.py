@@ -94,3 +94,31 @@ def test_metrics_endpoint_counts_requests_errors_and_latency(server, ddb, hash_t
         value(before, r'monotable_errors_total\{operation="GetItem",kind="client"\}') == 1
     assert value(after, r'monotable_request_duration_seconds_count\{operation="GetItem"\}') >= 4
     assert 'monotable_request_duration_seconds_bucket{operation="GetItem",le="+Inf"}' in after
+
+
+def test_tls_listener_serves_boto3(binary, tmp_path):
+    import subprocess as sp
+    import boto3
+    import botocore.config
+    from conftest import Server
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    sp.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+            "-days", "1", "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+    s = Server(binary, ["--in-memory", "--tls-port", "0", "--tls-cert", str(cert), "--tls-key", str(key)])
+    try:
+        import re
+        m = re.search(r" tls (\d+)", s.first_line)
+        assert m, s.first_line
+        tls_port = int(m.group(1))
+        c = boto3.client("dynamodb", endpoint_url=f"https://127.0.0.1:{tls_port}", region_name="us-east-1",
+                         aws_access_key_id="a", aws_secret_access_key="b", verify=str(cert),
+                         config=botocore.config.Config(retries={"max_attempts": 1}))
+        c.create_table(TableName="secure", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                       AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                       BillingMode="PAY_PER_REQUEST")
+        c.put_item(TableName="secure", Item={"pk": {"S": "a"}})
+        assert c.get_item(TableName="secure", Key={"pk": {"S": "a"}})["Item"] == {"pk": {"S": "a"}}
+        # The plain listener serves the same database.
+        assert "secure" in s.client().list_tables()["TableNames"]
+    finally:
+        s.stop()
