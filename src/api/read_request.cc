@@ -313,6 +313,9 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
   }
   // Query/Scan sum the sizes of everything read and round up once (minimum one unit).
   double units = SummedReadUnits(bytes, plan.consistent ? ReadMode::kStrong : ReadMode::kEventual);
+  MT_RETURN_IF_ERROR(ctx.db.throughput().Consume(*plan.table->description, plan.index,
+                                                 plan.partition_key ? &*plan.partition_key : nullptr, units,
+                                                 /*write=*/false, plan.table->stats->size_bytes.load()));
   WriteConsumedCapacity(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"),
                         plan.table->description->name, units, true);
   out.EndObject();

@@ -35,6 +35,8 @@ struct ReadPlan {
   bool fetch_from_table = false;   // LSI read needing attributes the index does not project
   std::optional<Item> exclusive_start;
   table::PageOptions page;
+  // Query: the partition read (throughput model); Scan: none.
+  std::optional<AttributeValue> partition_key;
   // Key condition (Query), filter and projection.
   RequestExpressions expressions;
 

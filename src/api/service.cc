@@ -187,6 +187,15 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     std::string_view path = request.url.substr(0, request.url.find('?'));
     if (path == "/metrics") return Finish(200, metrics_.Render(), "text/plain; version=0.0.4");
     if (path == "/health") return Finish(200, R"({"status":"ok"})", "application/json");
+    if (path == "/monotable/heat") {
+      // Per-partition traffic of one table and its indexes: GET /monotable/heat?table=NAME
+      std::string_view query = request.url.substr(std::min(request.url.size(), request.url.find('?') + 1));
+      std::string_view name;
+      if (query.substr(0, 6) == "table=") name = query.substr(6, query.find('&') - 6);
+      auto handle = db_.catalog().Find(name);
+      if (!handle) return Finish(404, R"({"message":"no such table"})", "application/json");
+      return Finish(200, db_.throughput().HeatJson(*handle->description), "application/json");
+    }
     return with_cors(Finish(200, "healthy: dynamodb." + identity_.region + ".amazonaws.com ", "text/plain"));
   }
   std::string_view media = MediaType(request.content_type);

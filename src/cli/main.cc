@@ -27,6 +27,8 @@ int Usage(const char* message) {
                "  --threads N    I/O threads (default: one per core)\n"
                "  --region R     region named in ARNs and the health check (default us-east-1)\n"
                "  --log-requests one JSON line per request on stderr (errors are always logged)\n"
+               "  --simulate-throughput\n"
+               "                 throttle PROVISIONED tables as AWS would (per-partition limits, burst)\n"
                "  --tls-port P --tls-cert PEM --tls-key PEM\n"
                "                 also serve HTTPS on port P (0 picks a free port)\n"
                "  --credentials FILE\n"
@@ -80,6 +82,8 @@ int Serve(int argc, char** argv) {
       if (arg == "--tls-cert") server.tls_cert = v;
       else if (arg == "--tls-key") server.tls_key = v;
       else server.tls_port = static_cast<uint16_t>(std::atoi(v));
+    } else if (arg == "--simulate-throughput") {
+      db_options.simulate_throughput = true;
     } else if (arg == "--log-requests") {
       log_requests = true;
     } else if (arg == "--credentials") {

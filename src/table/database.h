@@ -21,6 +21,7 @@
 #include "engine/engine.h"
 #include "model/attribute_value.h"
 #include "table/catalog.h"
+#include "table/throughput.h"
 #include "table/index_builder.h"
 #include "table/stream_catalog.h"
 #include "table/ttl_worker.h"
@@ -31,6 +32,7 @@ struct DatabaseOptions {
   std::string path;        // RocksDB data directory
   bool in_memory = false;  // use the memory engine instead
   bool sync = false;       // fsync the WAL before acknowledging a write
+  bool simulate_throughput = false;  // throttle PROVISIONED tables as AWS would
   int64_t ttl_period_ms = 1000;         // how often the TTL worker looks for expired items
   int64_t ttl_change_interval_ms = 0;   // UpdateTimeToLive refuses a change this soon after the last (AWS: 1 h)
 };
@@ -61,6 +63,7 @@ class Database {
   explicit Database(std::unique_ptr<engine::Engine> engine, Clock clock = SystemNowMs);
 
   Catalog& catalog() { return catalog_; }
+  Throughput& throughput() { return throughput_; }
   IndexBuilder& index_builder() { return index_builder_; }
   StreamCatalog& streams() { return streams_; }
   TtlWorker& ttl() { return ttl_; }
@@ -80,6 +83,7 @@ class Database {
 
   DatabaseOptions options_;
   std::unique_ptr<engine::Engine> engine_;
+  Throughput throughput_;
   Catalog catalog_;
   StreamCatalog streams_;
   IndexBuilder index_builder_{*engine_, catalog_};  // destroyed early: stops background builds

@@ -90,9 +90,17 @@ Status Run(OperationContext& ctx) {
 
   CapacityByTable capacity;
   ItemCollectionMetricsByTable metrics(ctx.request);
+  // Writes the throughput model throttles come back in UnprocessedItems, as on AWS; only when
+  // every write was throttled does the whole call fail.
+  std::vector<const PendingWrite*> unprocessed;
   for (const PendingWrite& w : writes) {
     auto write = [&](const Item*) -> Result<std::optional<Item>> { return w.item; };
-    MT_ASSIGN_OR_RETURN(auto result, WriteInCollection(ctx.db, *w.table, w.key, write));
+    auto written = WriteInCollection(ctx.db, *w.table, w.key, write);
+    if (!written.ok() && written.status().code() == ErrorCode::kProvisionedThroughputExceeded) {
+      unprocessed.push_back(&w);
+      continue;
+    }
+    MT_ASSIGN_OR_RETURN(auto result, std::move(written));
     double u = WriteUnits(result.old_item ? ItemSize(*result.old_item) : 0, w.item ? ItemSize(*w.item) : 0);
     Consumption consumed{u, {}, {}};
     consumed.AddIndexCosts(result.index_costs);
@@ -100,10 +108,37 @@ Status Run(OperationContext& ctx) {
     metrics.Add(ctx.db, *w.table, w.key);
   }
 
+  if (!writes.empty() && unprocessed.size() == writes.size()) {
+    return Status(ErrorCode::kProvisionedThroughputExceeded,
+                  "The level of configured provisioned throughput for the table was exceeded. Consider increasing "
+                  "your provisioning level with the UpdateTable API.");
+  }
   auto& out = ctx.out;
   out.StartObject();
   out.Key("UnprocessedItems");
   out.StartObject();
+  for (size_t i = 0; i < unprocessed.size();) {
+    const std::string& name = unprocessed[i]->table->description->name;
+    out.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    out.StartArray();
+    for (; i < unprocessed.size() && unprocessed[i]->table->description->name == name; ++i) {
+      out.StartObject();
+      if (unprocessed[i]->item) {
+        out.Key("PutRequest");
+        out.StartObject();
+        out.Key("Item");
+        WriteItem(out, *unprocessed[i]->item);
+      } else {
+        out.Key("DeleteRequest");
+        out.StartObject();
+        out.Key("Key");
+        WriteItem(out, unprocessed[i]->key);
+      }
+      out.EndObject();
+      out.EndObject();
+    }
+    out.EndArray();
+  }
   out.EndObject();
   capacity.Write(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"), false);
   metrics.Write(out);

@@ -30,13 +30,16 @@ Status Run(OperationContext& ctx) {
   MT_RETURN_IF_ERROR(CheckProjectionKeys(expressions, *table->description));
   MT_ASSIGN_OR_RETURN(auto item, ctx.db.GetItem(*table, key));
   bool consistent = BoolMember(req, "ConsistentRead").value_or(false);
+  double units = ReadUnits(item ? ItemSize(*item) : 0, consistent);
+  const TableDescription& desc = *table->description;
+  MT_RETURN_IF_ERROR(ctx.db.throughput().Consume(desc, nullptr, &key.at(desc.hash_key()), units, /*write=*/false,
+                                                 table->stats->size_bytes.load()));
   ctx.out.StartObject();
   if (item) {
     ctx.out.Key("Item");
     WriteItem(ctx.out, expressions.projection ? expressions.projection->Apply(*item) : *item);
   }
-  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name,
-                        ReadUnits(item ? ItemSize(*item) : 0, consistent), true);
+  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), desc.name, units, true);
   ctx.out.EndObject();
   return Status::Ok();
 }

@@ -204,6 +204,7 @@ Status Run(OperationContext& ctx) {
   plan.page.forward = BoolMember(ctx.request, "ScanIndexForward").value_or(true);
   std::vector<AttributeValue> partition;
   for (auto& [name, value] : key.partition) partition.push_back(std::move(value));
+  if (partition.size() == 1) plan.partition_key = partition[0];
   MT_ASSIGN_OR_RETURN(table::Page page,
                       table::QueryPartition(ctx.db, *plan.table, plan.index, partition, key.range, plan.page));
   return WriteReadResponse(ctx, plan, std::move(page));

@@ -1,0 +1,227 @@
+#include "table/throughput.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+
+#include "model/item_codec.h"
+
+namespace monotable::table {
+namespace {
+
+constexpr size_t kMaxPartitions = 256;      // heat-map resolution cap
+constexpr size_t kHotKeys = 32;              // keys tracked per table / index
+constexpr double kBurstSeconds = 300;
+constexpr double kPartitionReadLimit = 3000;
+constexpr double kPartitionWriteLimit = 1000;
+
+double NowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Bucket {
+  double tokens = -1;  // < 0: not yet initialised (starts full)
+  double updated = 0;
+  // Refills at `rate` up to `capacity`, then takes `units` if available.
+  bool Take(double units, double rate, double capacity, double now) {
+    if (tokens < 0) {
+      tokens = capacity;
+      updated = now;
+    }
+    tokens = std::min(capacity, tokens + (now - updated) * rate);
+    updated = now;
+    if (tokens < units) return false;
+    tokens -= units;
+    return true;
+  }
+};
+
+}  // namespace
+
+struct Throughput::Space {
+  struct Partition {
+    std::atomic<uint64_t> reads{0}, writes{0}, throttles{0};
+    std::atomic<uint64_t> read_milli_units{0}, write_milli_units{0};
+  };
+  std::array<Partition, kMaxPartitions> partitions;
+  std::atomic<uint64_t> sample{0};
+  std::mutex mutex;  // buckets and hot keys
+  Bucket read_bucket, write_bucket;
+  std::unordered_map<size_t, std::pair<Bucket, Bucket>> partition_buckets;
+  std::unordered_map<std::string, uint64_t> hot_keys;  // space-saving counts
+};
+
+std::shared_ptr<Throughput::Space> Throughput::SpaceFor(uint32_t key_prefix) {
+  {
+    std::shared_lock lock(mutex_);
+    auto it = spaces_.find(key_prefix);
+    if (it != spaces_.end()) return it->second;
+  }
+  std::unique_lock lock(mutex_);
+  auto& space = spaces_[key_prefix];
+  if (!space) space = std::make_shared<Space>();
+  return space;
+}
+
+namespace {
+
+size_t PartitionCount(double rcu, double wcu, int64_t bytes) {
+  double by_throughput = std::ceil(rcu / kPartitionReadLimit + wcu / kPartitionWriteLimit);
+  double by_size = std::ceil(static_cast<double>(bytes) / (10.0 * 1024 * 1024 * 1024));
+  return static_cast<size_t>(std::clamp(std::max(by_throughput, by_size), 1.0, static_cast<double>(kMaxPartitions)));
+}
+
+std::string KeyText(const AttributeValue& v) {
+  switch (v.type()) {
+    case AttrType::kS: return v.s();
+    case AttrType::kN: return v.n().ToString();
+    default: {
+      static const char* kHex = "0123456789abcdef";
+      std::string out = "0x";
+      for (unsigned char c : v.bytes()) {
+        out.push_back(kHex[c >> 4]);
+        out.push_back(kHex[c & 15]);
+      }
+      return out;
+    }
+  }
+}
+
+}  // namespace
+
+Status Throughput::Consume(const TableDescription& table, const IndexDescription* index,
+                           const AttributeValue* partition_key, double units, bool write, int64_t table_bytes) {
+  bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
+  // LSIs share the table's throughput; GSIs have their own.
+  const monotable::Throughput& provisioned = index && index->global ? index->throughput : table.throughput;
+  double rcu = on_demand ? 12000 : static_cast<double>(provisioned.read_units);
+  double wcu = on_demand ? 4000 : static_cast<double>(provisioned.write_units);
+  size_t partitions = PartitionCount(rcu, wcu, table_bytes);
+  size_t p = 0;
+  if (partition_key) {
+    uint64_t h = PartitionHash(*partition_key);
+    p = static_cast<size_t>((static_cast<unsigned __int128>(h) * partitions) >> 64);
+  }
+  auto space = SpaceFor(index ? index->key_prefix : table.key_prefix);
+  Space::Partition& part = space->partitions[p];
+
+  bool throttled = false;
+  if (simulate_ && !on_demand) {
+    double now = NowSeconds();
+    double rate = write ? wcu : rcu;
+    double partition_rate = std::min(write ? kPartitionWriteLimit : kPartitionReadLimit, rate);
+    std::lock_guard lock(space->mutex);
+    Bucket& whole = write ? space->write_bucket : space->read_bucket;
+    auto& pair = space->partition_buckets[p];
+    Bucket& slice = write ? pair.second : pair.first;
+    // Refill both, then take from both or from neither.
+    whole.Take(0, rate, rate * kBurstSeconds, now);
+    slice.Take(0, partition_rate, partition_rate, now);
+    // Without a partition key (Scan) only the table's own bucket applies.
+    bool slice_ok = !partition_key || slice.tokens >= units;
+    if (whole.tokens >= units && slice_ok) {
+      whole.tokens -= units;
+      if (partition_key) slice.tokens -= units;
+    } else {
+      throttled = true;
+    }
+  }
+  if (throttled) {
+    part.throttles.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    (write ? part.writes : part.reads).fetch_add(1, std::memory_order_relaxed);
+    (write ? part.write_milli_units : part.read_milli_units)
+        .fetch_add(static_cast<uint64_t>(units * 1000), std::memory_order_relaxed);
+  }
+  // Hot keys: every 8th request (and every throttled one) updates a small space-saving summary.
+  // (A multiplicative hash of the request count picks the sample, so a regular key pattern cannot
+  // alias with the sampling period.)
+  uint64_t n = space->sample.fetch_add(1, std::memory_order_relaxed);
+  if (partition_key && (throttled || ((n * 0x9E3779B97F4A7C15ULL) >> 61) == 0)) {
+    std::string key = KeyText(*partition_key);
+    std::lock_guard lock(space->mutex);
+    auto& hot = space->hot_keys;
+    if (auto it = hot.find(key); it != hot.end()) {
+      ++it->second;
+    } else if (hot.size() < kHotKeys) {
+      hot.emplace(std::move(key), 1);
+    } else {
+      auto min = std::min_element(hot.begin(), hot.end(), [](auto& a, auto& b) { return a.second < b.second; });
+      uint64_t count = min->second + 1;
+      hot.erase(min);
+      hot.emplace(std::move(key), count);
+    }
+  }
+  if (!throttled) return Status::Ok();
+  if (index && index->global) {
+    return Status(ErrorCode::kProvisionedThroughputExceeded,
+                  "The level of configured provisioned throughput for one or more global secondary indexes of the "
+                  "table was exceeded. Consider increasing your provisioning level for the under-provisioned global "
+                  "secondary indexes with the UpdateTable API");
+  }
+  return Status(ErrorCode::kProvisionedThroughputExceeded,
+                "The level of configured provisioned throughput for the table was exceeded. Consider increasing your "
+                "provisioning level with the UpdateTable API.");
+}
+
+std::string Throughput::HeatJson(const TableDescription& table) const {
+  auto describe = [&](uint32_t prefix, const std::string& name, const char* kind) {
+    std::shared_ptr<Space> space;
+    {
+      std::shared_lock lock(mutex_);
+      auto it = spaces_.find(prefix);
+      if (it != spaces_.end()) space = it->second;
+    }
+    std::string out = "{\"name\":\"" + name + "\",\"kind\":\"" + kind + "\",\"partitions\":[";
+    if (space) {
+      bool first = true;
+      char buf[256];
+      for (size_t i = 0; i < kMaxPartitions; ++i) {
+        const auto& p = space->partitions[i];
+        uint64_t reads = p.reads.load(), writes = p.writes.load(), throttles = p.throttles.load();
+        if (!reads && !writes && !throttles) continue;
+        std::snprintf(buf, sizeof buf,
+                      "%s{\"partition\":%zu,\"reads\":%llu,\"writes\":%llu,\"readUnits\":%.1f,\"writeUnits\":%.1f,"
+                      "\"throttles\":%llu}",
+                      first ? "" : ",", i, static_cast<unsigned long long>(reads),
+                      static_cast<unsigned long long>(writes), p.read_milli_units.load() / 1000.0,
+                      p.write_milli_units.load() / 1000.0, static_cast<unsigned long long>(throttles));
+        out += buf;
+        first = false;
+      }
+    }
+    out += "],\"hotKeys\":[";
+    if (space) {
+      std::vector<std::pair<std::string, uint64_t>> hot;
+      {
+        std::lock_guard lock(space->mutex);
+        hot.assign(space->hot_keys.begin(), space->hot_keys.end());
+      }
+      std::sort(hot.begin(), hot.end(), [](auto& a, auto& b) { return a.second > b.second; });
+      for (size_t i = 0; i < hot.size(); ++i) {
+        std::string escaped;
+        for (char c : hot[i].first) {
+          if (c == '"' || c == '\\') escaped.push_back('\\');
+          if (static_cast<unsigned char>(c) < 0x20) continue;
+          escaped.push_back(c);
+        }
+        out += (i ? "," : "") + std::string("{\"key\":\"") + escaped + "\",\"count\":" + std::to_string(hot[i].second) + "}";
+      }
+    }
+    return out + "]}";
+  };
+  std::string out = "{\"table\":" + describe(table.key_prefix, table.name, "TABLE") + ",\"indexes\":[";
+  bool first = true;
+  for (const auto* list : {&table.global_indexes, &table.local_indexes}) {
+    for (const auto& index : *list) {
+      out += (first ? "" : ",") + describe(index.key_prefix, index.name, index.global ? "GSI" : "LSI");
+      first = false;
+    }
+  }
+  return out + "]}";
+}
+
+}  // namespace monotable::table

@@ -1,0 +1,94 @@
+"""Provisioned-throughput simulation (--simulate-throughput) and the per-partition heat map."""
+import http.client
+import json
+
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import unique_name
+
+
+@pytest.fixture(scope="module")
+def throttling(binary):
+    from conftest import Server
+    s = Server(binary, ["--in-memory", "--simulate-throughput"])
+    yield s
+    s.stop()
+
+
+def gsi_table(c, name, gsi_wcu=40000):
+    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                         {"AttributeName": "gpk", "AttributeType": "S"}],
+                   ProvisionedThroughput={"ReadCapacityUnits": 100, "WriteCapacityUnits": 40000},
+                   GlobalSecondaryIndexes=[{"IndexName": "bystatus",
+                                            "KeySchema": [{"AttributeName": "gpk", "KeyType": "HASH"}],
+                                            "Projection": {"ProjectionType": "ALL"},
+                                            "ProvisionedThroughput": {"ReadCapacityUnits": 100,
+                                                                      "WriteCapacityUnits": gsi_wcu}}])
+
+
+def write_load(c, name, gsi_key):
+    """300 items of 16 KB (16 WCU on the table and on the index) in bursts of 25: 4,800 units,
+    far past what one partition serves in a second (1,000 plus what refills meanwhile), while ten
+    shard keys spread over the index's 41 partitions stay under it (no two of them share one)."""
+    throttled = 0
+    for batch in range(12):
+        items = [{"PutRequest": {"Item": {"pk": {"S": f"u{batch}-{i}"}, "gpk": {"S": gsi_key(batch * 25 + i)},
+                                          "blob": {"S": "x" * 16000}}}} for i in range(25)]
+        try:
+            resp = c.batch_write_item(RequestItems={name: items})
+            throttled += len(resp["UnprocessedItems"].get(name, []))
+        except ClientError as e:
+            assert e.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+            throttled += 25
+    return throttled
+
+
+def test_static_hot_gsi_key_throttles_and_a_sharded_one_does_not(throttling):
+    c = throttling.client()
+    hot, sharded = unique_name(), unique_name()
+    gsi_table(c, hot)
+    gsi_table(c, sharded)
+    assert write_load(c, hot, lambda i: "STUDENT") > 0
+    assert write_load(c, sharded, lambda i: f"STUDENT#{i % 10}") == 0
+
+
+def test_throttle_message_names_the_index(throttling):
+    # An index of 100 WCU: a partition serves 100 units a second, so a second 60 KB write right
+    # after the first is throttled however slow the client is.
+    c = throttling.client()
+    name = unique_name()
+    gsi_table(c, name, gsi_wcu=100)
+    with pytest.raises(ClientError) as e:
+        for i in range(400):
+            c.put_item(TableName=name, Item={"pk": {"S": f"u{i}"}, "gpk": {"S": "HOT"}, "blob": {"S": "x" * 60000}})
+    assert e.value.response["Error"]["Message"].startswith(
+        "The level of configured provisioned throughput for one or more global secondary indexes of the table "
+        "was exceeded.")
+
+
+def test_on_demand_tables_are_never_throttled(throttling):
+    c = throttling.client()
+    name = unique_name()
+    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST")
+    for i in range(300):
+        c.put_item(TableName=name, Item={"pk": {"S": "same"}, "blob": {"S": "x" * 4000}})
+
+
+def test_heat_map_shows_the_hot_key(server, ddb):
+    name = unique_name()
+    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                     BillingMode="PAY_PER_REQUEST")
+    for i in range(200):
+        ddb.put_item(TableName=name, Item={"pk": {"S": "HOT" if i % 2 else f"k{i}"}})
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("GET", f"/monotable/heat?table={name}")
+    resp = conn.getresponse()
+    assert resp.status == 200
+    heat = json.loads(resp.read())
+    assert heat["table"]["name"] == name
+    assert sum(p["writes"] for p in heat["table"]["partitions"]) == 200
+    assert heat["table"]["hotKeys"][0]["key"] == "HOT"
