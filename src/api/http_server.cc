@@ -257,8 +257,7 @@ struct HttpServer::Impl {
         options(std::move(o)),
         io(options.threads > 0 ? options.threads : 2),
         acceptor(io),
-        tls_acceptor(io),
-        tls(asio::ssl::context::tls_server) {}
+        tls_acceptor(io) {}
 
   void Accept(tcp::acceptor& from, bool secure) {
     from.async_accept(asio::make_strand(io), [this, &from, secure](beast::error_code ec, tcp::socket socket) {
@@ -270,7 +269,7 @@ struct HttpServer::Impl {
           socket.set_option(tcp::no_delay(true), ec);
           if (secure) {
             std::make_shared<Session<asio::ssl::stream<tcp::socket>>>(
-                asio::ssl::stream<tcp::socket>(std::move(socket), tls), service, registry)
+                asio::ssl::stream<tcp::socket>(std::move(socket), *tls), service, registry)
                 ->Start();
           } else {
             std::make_shared<Session<tcp::socket>>(std::move(socket), service, registry)->Start();
@@ -286,7 +285,7 @@ struct HttpServer::Impl {
   asio::io_context io;
   tcp::acceptor acceptor;
   tcp::acceptor tls_acceptor;
-  asio::ssl::context tls;
+  std::unique_ptr<asio::ssl::context> tls;  // only with a TLS listener: OpenSSL costs memory
   SessionRegistry registry;
   std::unique_ptr<asio::steady_timer> deadline;
   std::unique_ptr<asio::steady_timer> sweep;
@@ -346,11 +345,12 @@ Status HttpServer::Listen() {
   MT_RETURN_IF_ERROR(Bind(impl_->io, impl_->acceptor, impl_->options.host, impl_->options.port));
   if (!impl_->options.tls_cert.empty()) {
     beast::error_code ec;
-    impl_->tls.set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+    impl_->tls = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    impl_->tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
                            asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
                            asio::ssl::context::no_tlsv1_1);
-    impl_->tls.use_certificate_chain_file(impl_->options.tls_cert, ec);
-    if (!ec) impl_->tls.use_private_key_file(impl_->options.tls_key, asio::ssl::context::pem, ec);
+    impl_->tls->use_certificate_chain_file(impl_->options.tls_cert, ec);
+    if (!ec) impl_->tls->use_private_key_file(impl_->options.tls_key, asio::ssl::context::pem, ec);
     if (ec) return Status::Io("TLS certificate or key: " + ec.message());
     MT_RETURN_IF_ERROR(Bind(impl_->io, impl_->tls_acceptor, impl_->options.host, impl_->options.tls_port));
   }
