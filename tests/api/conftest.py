@@ -86,6 +86,27 @@ def ddb(server):
     return server.client()
 
 
+@pytest.fixture(scope="session")
+def resource(server):
+    """boto3's resource API (Table objects, plain Python values) on the shared server."""
+    return boto3.resource("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1",
+                          aws_access_key_id="AKIDTEST", aws_secret_access_key="secret",
+                          config=botocore.config.Config(retries={"max_attempts": 1}))
+
+
+def make_resource_table(ddb, resource, prefix, range_key=False):
+    """A PAY_PER_REQUEST table with string hash key 'pk' (and number range key 'sk'), as a resource Table."""
+    name = unique_name(prefix)
+    schema = [{"AttributeName": "pk", "KeyType": "HASH"}]
+    definitions = [{"AttributeName": "pk", "AttributeType": "S"}]
+    if range_key:
+        schema.append({"AttributeName": "sk", "KeyType": "RANGE"})
+        definitions.append({"AttributeName": "sk", "AttributeType": "N"})
+    ddb.create_table(TableName=name, KeySchema=schema, AttributeDefinitions=definitions,
+                     BillingMode="PAY_PER_REQUEST")
+    return resource.Table(name)
+
+
 def unique_name(prefix="tbl"):
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
 

@@ -18,7 +18,7 @@ import pytest
 from boto3.dynamodb.conditions import Attr, Key
 from botocore.exceptions import ClientError
 
-from conftest import unique_name
+from conftest import make_resource_table, unique_name
 from raw import call
 
 CCF = "ConditionalCheckFailedException"
@@ -27,32 +27,13 @@ CCF_MESSAGE = "The conditional request failed"
 
 
 @pytest.fixture(scope="module")
-def resource(server):
-    return boto3.resource("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1",
-                          aws_access_key_id="AKIDTEST", aws_secret_access_key="secret",
-                          config=botocore.config.Config(retries={"max_attempts": 1}))
-
-
-@pytest.fixture(scope="module")
 def table(ddb, resource):
-    """Resource Table, string hash key 'pk' (scylla's test_table_s)."""
-    name = unique_name("cond")
-    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-                     BillingMode="PAY_PER_REQUEST")
-    return resource.Table(name)
+    return make_resource_table(ddb, resource, "cond")
 
 
 @pytest.fixture(scope="module")
 def range_table(ddb, resource):
-    name = unique_name("cond-range")
-    ddb.create_table(TableName=name,
-                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                                {"AttributeName": "sk", "KeyType": "RANGE"}],
-                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                           {"AttributeName": "sk", "AttributeType": "N"}],
-                     BillingMode="PAY_PER_REQUEST")
-    return resource.Table(name)
+    return make_resource_table(ddb, resource, "cond-range", range_key=True)
 
 
 def new_key():

@@ -13,7 +13,7 @@ import botocore.config
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import unique_name
+from conftest import make_resource_table, unique_name
 from raw import call
 
 CCF = "ConditionalCheckFailedException"
@@ -24,32 +24,13 @@ D = decimal.Decimal
 
 
 @pytest.fixture(scope="module")
-def resource(server):
-    return boto3.resource("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1",
-                          aws_access_key_id="AKIDTEST", aws_secret_access_key="secret",
-                          config=botocore.config.Config(retries={"max_attempts": 1}))
-
-
-def create(ddb, resource, prefix, range_key=False):
-    name = unique_name(prefix)
-    schema = [{"AttributeName": "pk", "KeyType": "HASH"}]
-    definitions = [{"AttributeName": "pk", "AttributeType": "S"}]
-    if range_key:
-        schema.append({"AttributeName": "sk", "KeyType": "RANGE"})
-        definitions.append({"AttributeName": "sk", "AttributeType": "N"})
-    ddb.create_table(TableName=name, KeySchema=schema, AttributeDefinitions=definitions,
-                     BillingMode="PAY_PER_REQUEST")
-    return resource.Table(name)
-
-
-@pytest.fixture(scope="module")
 def table(ddb, resource):
-    return create(ddb, resource, "legacy")
+    return make_resource_table(ddb, resource, "legacy")
 
 
 @pytest.fixture(scope="module")
 def range_table(ddb, resource):
-    return create(ddb, resource, "legacy-range", range_key=True)
+    return make_resource_table(ddb, resource, "legacy-range", range_key=True)
 
 
 def new_key():

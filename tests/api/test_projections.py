@@ -12,37 +12,19 @@ import botocore.config
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import unique_name
+from conftest import make_resource_table, unique_name
 
 VALIDATION = "ValidationException"
 
 
 @pytest.fixture(scope="module")
-def resource(server):
-    return boto3.resource("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1",
-                          aws_access_key_id="AKIDTEST", aws_secret_access_key="secret",
-                          config=botocore.config.Config(retries={"max_attempts": 1}))
-
-
-@pytest.fixture(scope="module")
 def table(ddb, resource):
-    name = unique_name("proj")
-    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-                     BillingMode="PAY_PER_REQUEST")
-    return resource.Table(name)
+    return make_resource_table(ddb, resource, "proj")
 
 
 @pytest.fixture(scope="module")
 def range_table(ddb, resource):
-    name = unique_name("proj-range")
-    ddb.create_table(TableName=name,
-                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                                {"AttributeName": "sk", "KeyType": "RANGE"}],
-                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                           {"AttributeName": "sk", "AttributeType": "N"}],
-                     BillingMode="PAY_PER_REQUEST")
-    return resource.Table(name)
+    return make_resource_table(ddb, resource, "proj-range", range_key=True)
 
 
 def put(table, **attrs):

@@ -1,7 +1,6 @@
 #include "expr/partiql/ast.h"
 
 namespace monotable::expr::partiql {
-namespace {
 
 const char* CompareText(CompareOp op) {
   switch (op) {
@@ -38,6 +37,8 @@ const char* ArithText(ArithOp op) {
   }
   return "?";
 }
+
+namespace {
 
 const char* IsTypeText(IsType t) {
   switch (t) {

@@ -118,4 +118,8 @@ std::string Dump(const Path& path);
 std::string Dump(const Expr& expr);
 std::string Dump(const Statement& statement);
 
+// Operator spellings as PartiQL writes them ("<>", "||", ...), for dumps and messages.
+const char* CompareText(CompareOp op);
+const char* ArithText(ArithOp op);
+
 }  // namespace monotable::expr::partiql

@@ -27,42 +27,6 @@ std::string Upper(std::string_view s) {
   return out;
 }
 
-const char* CompareText(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEq:
-      return "=";
-    case CompareOp::kNe:
-      return "<>";
-    case CompareOp::kLt:
-      return "<";
-    case CompareOp::kLe:
-      return "<=";
-    case CompareOp::kGt:
-      return ">";
-    case CompareOp::kGe:
-      return ">=";
-  }
-  return "?";
-}
-
-const char* ArithText(ArithOp op) {
-  switch (op) {
-    case ArithOp::kAdd:
-      return "+";
-    case ArithOp::kSub:
-      return "-";
-    case ArithOp::kMul:
-      return "*";
-    case ArithOp::kDiv:
-      return "/";
-    case ArithOp::kMod:
-      return "%";
-    case ArithOp::kConcat:
-      return "||";
-  }
-  return "?";
-}
-
 Comparator ComparatorOf(CompareOp op) {
   switch (op) {
     case CompareOp::kEq:
