@@ -112,14 +112,16 @@ void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const 
   w.Int64(stats ? stats->item_count.load() : 0);
   WriteString(w, "TableArn", TableArn(identity, table.name));
   WriteString(w, "TableId", table.table_id);
-  w.Key("BillingModeSummary");
-  w.StartObject();
-  WriteString(w, "BillingMode", on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
-  if (table.billing_mode_changed > 0 || on_demand) {
-    w.Key("LastUpdateToPayPerRequestDateTime");
-    w.Double(table.billing_mode_changed > 0 ? table.billing_mode_changed : table.creation_time);
+  if (table.billing_mode_given || table.billing_mode_changed > 0) {
+    w.Key("BillingModeSummary");
+    w.StartObject();
+    WriteString(w, "BillingMode", on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
+    if (table.billing_mode_changed > 0 || on_demand) {
+      w.Key("LastUpdateToPayPerRequestDateTime");
+      w.Double(table.billing_mode_changed > 0 ? table.billing_mode_changed : table.creation_time);
+    }
+    w.EndObject();
   }
-  w.EndObject();
   if (!table.local_indexes.empty()) {
     w.Key("LocalSecondaryIndexes");
     WriteIndexes(w, identity, table, table.local_indexes, false, status);

@@ -79,6 +79,7 @@ struct TableDescription {
   std::vector<KeyElement> key_schema;  // HASH then optional RANGE
   BillingMode billing_mode = BillingMode::kProvisioned;
   double billing_mode_changed = 0;
+  bool billing_mode_given = true;  // false: created without BillingMode (AWS then omits BillingModeSummary)
   Throughput throughput;
   std::string table_class = "STANDARD";
   bool deletion_protection = false;

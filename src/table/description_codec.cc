@@ -135,6 +135,7 @@ std::string EncodeDescription(const TableDescription& t) {
   w.Key("keys"); WriteKeySchema(w, t.key_schema);
   w.Key("ondemand"); w.Bool(t.billing_mode == BillingMode::kPayPerRequest);
   w.Key("billing_changed"); w.Double(t.billing_mode_changed);
+  w.Key("billing_given"); w.Bool(t.billing_mode_given);
   w.Key("throughput"); WriteThroughput(w, t.throughput);
   WriteString(w, "class", t.table_class);
   w.Key("protected"); w.Bool(t.deletion_protection);
@@ -184,6 +185,7 @@ Result<TableDescription> DecodeDescription(std::string_view json) {
   t.key_schema = ReadKeySchema(doc["keys"]);
   t.billing_mode = Bool(doc, "ondemand") ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
   t.billing_mode_changed = Dbl(doc, "billing_changed");
+  t.billing_mode_given = !doc.HasMember("billing_given") || Bool(doc, "billing_given");
   t.throughput = ReadThroughput(doc["throughput"]);
   t.table_class = Str(doc, "class");
   t.deletion_protection = Bool(doc, "protected");

@@ -633,7 +633,6 @@ def test_create_basic_description(server):
     assert UUID4.match(desc.pop("TableId"))
     created = desc.pop("CreationDateTime")
     assert before - 5 < created < time.time() + 5
-    desc.pop("BillingModeSummary", None)  # see test_provisioned_table_without_billing_mode_has_no_summary
     assert desc == {
         "AttributeDefinitions": ad(("a", "S")),
         "TableName": name,
@@ -647,9 +646,6 @@ def test_create_basic_description(server):
     }
 
 
-@pytest.mark.xfail(strict=True, reason="AWS omits BillingModeSummary for a table created without BillingMode; "
-                                       "the server cannot tell because TableDescription (model/table_description.h) "
-                                       "does not record whether BillingMode was given")
 def test_provisioned_table_without_billing_mode_has_no_summary(server):
     name = unique_name()
     desc = create_raw(server, name, BillingMode=None, ProvisionedThroughput=PT1)

@@ -243,6 +243,7 @@ Status Run(OperationContext& ctx) {
                                            type == "N" ? AttrType::kN : type == "B" ? AttrType::kB : AttrType::kS});
   }
   table.key_schema = ReadKeySchema(*Member(req, "KeySchema"));
+  table.billing_mode_given = Member(req, "BillingMode") != nullptr;
   table.billing_mode =
       StringOr(req, "BillingMode", "") == "PAY_PER_REQUEST" ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
   table.throughput = ReadThroughput(Member(req, "ProvisionedThroughput"));

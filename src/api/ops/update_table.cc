@@ -139,6 +139,7 @@ Status Run(OperationContext& ctx) {
       updating = true;
       table.billing_mode = will_be_on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
       if (will_be_on_demand) table.billing_mode_changed = now;
+      table.billing_mode_given = true;
     }
     if (auto table_class = StringMember(req, "TableClass")) table.table_class = std::string(*table_class);
     if (auto protection = BoolMember(req, "DeletionProtectionEnabled")) table.deletion_protection = *protection;
