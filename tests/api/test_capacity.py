@@ -1,0 +1,103 @@
+"""ConsumedCapacity at the rounding boundaries (shared spec "Capacity"): item sizes computed by hand with
+AWS's size rules, write units ceil(size / 1 KB), read units ceil(size / 4 KB) (x0.5 eventually
+consistent), Query sums then rounds once, index arms by projection."""
+import pytest
+
+from conftest import unique_name
+
+
+def S(v):
+    return {"S": v}
+
+
+@pytest.mark.parametrize("item, size", [
+    ({"pk": S("a" * 1022)}, 1024),                                                   # name 2 + value 1022
+    ({"pk": S("a" * 1023)}, 1025),
+    ({"pk": S("k"), "blob": S("x" * 4089)}, 4096),                                  # 3 + 4 + 4089
+    ({"pk": S("k"), "blob": S("x" * 4090)}, 4097),
+    ({"pk": S("k"), "n": {"N": "12345678901234567890123456789012345678"}}, 24),      # 38 digits = 20 bytes
+    ({"pk": S("k"), "n": {"N": "-0.000000000000000000000000000000000001"}}, 6),      # 1 + 1 pair + 1 negative
+    ({"pk": S("k"), "m": {"M": {"s": S("x" * 1015)}}}, 1024),                        # M: 3 + (1 + 1 + 1015)
+    ({"pk": S("k"), "m": {"M": {"s": S("x" * 1016)}}}, 1025),
+    ({"pk": S("k"), "l": {"L": [S("x" * 1016)]}}, 1024),                             # L: 3 + (1 + 1016)
+    ({"pk": S("k"), "l": {"L": [S("x" * 1017)]}}, 1025),
+    ({"pk": S("k"), "ss": {"SS": ["a" * 500, "b" * 519]}}, 1024),                    # sets: sum of members
+    ({"pk": S("k"), "ns": {"NS": ["1", "12", "123"]}, "z": {"NULL": True}, "t": {"BOOL": True}}, 17),
+])
+def test_item_capacity_boundaries(ddb, hash_table, item, size):
+    expected_write = -(-size // 1024)
+    expected_read = -(-size // 4096)
+    key = {"pk": item["pk"]}
+    ddb.delete_item(TableName=hash_table, Key=key)
+    put = ddb.put_item(TableName=hash_table, Item=item, ReturnConsumedCapacity="TOTAL")
+    assert put["ConsumedCapacity"]["CapacityUnits"] == expected_write
+    strong = ddb.get_item(TableName=hash_table, Key=key, ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
+    assert strong["ConsumedCapacity"]["CapacityUnits"] == expected_read
+    eventual = ddb.get_item(TableName=hash_table, Key=key, ReturnConsumedCapacity="TOTAL")
+    assert eventual["ConsumedCapacity"]["CapacityUnits"] == expected_read / 2
+    # An overwrite costs the larger of the old and the new item; a delete the old one.
+    small = ddb.put_item(TableName=hash_table, Item=key, ReturnConsumedCapacity="TOTAL")
+    assert small["ConsumedCapacity"]["CapacityUnits"] == expected_write
+    gone = ddb.delete_item(TableName=hash_table, Key=key, ReturnConsumedCapacity="TOTAL")
+    key_only_size = 2 + len(key["pk"]["S"])  # the overwritten item holds its key alone now
+    assert gone["ConsumedCapacity"]["CapacityUnits"] == -(-key_only_size // 1024)
+
+
+def test_missing_items_cost_the_minimum(ddb, hash_table):
+    key = {"pk": S(unique_name())}
+    assert ddb.get_item(TableName=hash_table, Key=key, ReturnConsumedCapacity="TOTAL")["ConsumedCapacity"][
+        "CapacityUnits"] == 0.5
+    assert ddb.get_item(TableName=hash_table, Key=key, ConsistentRead=True, ReturnConsumedCapacity="TOTAL")[
+        "ConsumedCapacity"]["CapacityUnits"] == 1.0
+    assert ddb.delete_item(TableName=hash_table, Key=key, ReturnConsumedCapacity="TOTAL")["ConsumedCapacity"][
+        "CapacityUnits"] == 1.0
+
+
+def test_query_sums_then_rounds_once(ddb, hash_range_table):
+    for i in range(3):  # 3 items of 1,500 bytes: 4,500 bytes -> 2 read units, not 3
+        ddb.put_item(TableName=hash_range_table, Item={"pk": S("q"), "sk": {"N": str(i)}, "d": S("x" * 1490)})
+    # pk 2+1, sk 2+2 (N "i" = 2 bytes), d 1+1490 -> 1,498 bytes each: 4,494 in all.
+    strong = ddb.query(TableName=hash_range_table, KeyConditionExpression="pk = :p",
+                       ExpressionAttributeValues={":p": S("q")}, ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
+    assert strong["ConsumedCapacity"]["CapacityUnits"] == 2.0
+    eventual = ddb.query(TableName=hash_range_table, KeyConditionExpression="pk = :p",
+                         ExpressionAttributeValues={":p": S("q")}, ReturnConsumedCapacity="TOTAL")
+    assert eventual["ConsumedCapacity"]["CapacityUnits"] == 1.0
+    empty = ddb.query(TableName=hash_range_table, KeyConditionExpression="pk = :p",
+                      ExpressionAttributeValues={":p": S("none")}, ReturnConsumedCapacity="TOTAL")
+    assert empty["ConsumedCapacity"]["CapacityUnits"] == 0.5
+
+
+def arms(consumed):
+    return {name: arm["CapacityUnits"] for name, arm in consumed.get("GlobalSecondaryIndexes", {}).items()}
+
+
+def test_index_arms_follow_projections(ddb):
+    name = unique_name()
+    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                           {"AttributeName": "g", "AttributeType": "S"}],
+                     GlobalSecondaryIndexes=[
+                         {"IndexName": "keys", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                          "Projection": {"ProjectionType": "KEYS_ONLY"}},
+                         {"IndexName": "all", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                          "Projection": {"ProjectionType": "ALL"}}],
+                     BillingMode="PAY_PER_REQUEST")
+    item = {"pk": S("k"), "g": S("G"), "d": S("x" * 2990)}  # 3 + 2 + 1 + 2990 = 2,996 bytes: 3 WCU
+    c = ddb.put_item(TableName=name, Item=item, ReturnConsumedCapacity="INDEXES")["ConsumedCapacity"]
+    assert c["Table"]["CapacityUnits"] == 3.0
+    assert arms(c) == {"keys": 1.0, "all": 3.0}
+    assert c["CapacityUnits"] == 7.0
+    # Changing a non-projected attribute costs nothing on the KEYS_ONLY index; ALL pays max(old, new).
+    c = ddb.put_item(TableName=name, Item={**item, "d": S("y" * 100)}, ReturnConsumedCapacity="INDEXES")[
+        "ConsumedCapacity"]
+    assert c["Table"]["CapacityUnits"] == 3.0
+    assert arms(c) == {"all": 3.0}
+    # Moving the index key: old entry removed and new one written on both indexes.
+    c = ddb.put_item(TableName=name, Item={"pk": S("k"), "g": S("H"), "d": S("y" * 100)},
+                     ReturnConsumedCapacity="INDEXES")["ConsumedCapacity"]
+    assert arms(c) == {"keys": 2.0, "all": 2.0}
+    # Removing the index key: only the removal is paid.
+    c = ddb.put_item(TableName=name, Item={"pk": S("k")}, ReturnConsumedCapacity="INDEXES")["ConsumedCapacity"]
+    assert arms(c) == {"keys": 1.0, "all": 1.0}
+    assert c["Table"]["CapacityUnits"] == 1.0
