@@ -312,12 +312,22 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
     WriteItem(out, *page.last_evaluated_key);
   }
   // Query/Scan sum the sizes of everything read and round up once (minimum one unit).
-  double units = SummedReadUnits(bytes, plan.consistent ? ReadMode::kStrong : ReadMode::kEventual);
+  ReadMode mode = plan.consistent ? ReadMode::kStrong : ReadMode::kEventual;
+  double units = SummedReadUnits(bytes, mode);
   MT_RETURN_IF_ERROR(ctx.db.throughput().Consume(*plan.table->description, plan.index,
                                                  plan.partition_key ? &*plan.partition_key : nullptr, units,
                                                  /*write=*/false, plan.table->stats->size_bytes.load()));
-  WriteConsumedCapacity(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"),
-                        plan.table->description->name, units, true);
+  // An index read is charged to the index; what an LSI read fetched from the table, to the table.
+  Consumption consumed;
+  if (plan.index) {
+    double index_units = SummedReadUnits(page.bytes_read, mode);
+    (plan.index->global ? consumed.global_indexes : consumed.local_indexes).emplace_back(plan.index->name, index_units);
+    if (bytes > page.bytes_read) consumed.table = SummedReadUnits(bytes - page.bytes_read, mode);
+  } else {
+    consumed.table = units;
+  }
+  WriteConsumedCapacity(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"), plan.table->description->name,
+                        consumed, true);
   out.EndObject();
   return Status::Ok();
 }

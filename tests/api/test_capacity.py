@@ -101,3 +101,21 @@ def test_index_arms_follow_projections(ddb):
     c = ddb.put_item(TableName=name, Item={"pk": S("k")}, ReturnConsumedCapacity="INDEXES")["ConsumedCapacity"]
     assert arms(c) == {"keys": 1.0, "all": 1.0}
     assert c["Table"]["CapacityUnits"] == 1.0
+
+
+def test_index_reads_are_charged_to_the_index(ddb):
+    name = unique_name()
+    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                           {"AttributeName": "g", "AttributeType": "S"}],
+                     GlobalSecondaryIndexes=[{"IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                              "Projection": {"ProjectionType": "ALL"}}],
+                     BillingMode="PAY_PER_REQUEST")
+    for i in range(3):
+        ddb.put_item(TableName=name, Item={"pk": S(f"k{i}"), "g": S("G"), "d": S("x" * 2000)})
+    c = ddb.query(TableName=name, IndexName="byg", KeyConditionExpression="g = :g",
+                  ExpressionAttributeValues={":g": S("G")}, ReturnConsumedCapacity="INDEXES")["ConsumedCapacity"]
+    # 3 entries of 2,009 bytes = 6,027 bytes: 2 units, eventually consistent: 1.0, all on the index.
+    assert arms(c) == {"byg": 1.0}
+    assert c["Table"]["CapacityUnits"] == 0.0
+    assert c["CapacityUnits"] == 1.0
