@@ -314,32 +314,7 @@ class ConditionParser : public ParserBase {
   }
 
   bool ParseOperandAtom(Operand& op) {
-    const Token& tok = Peek();
-    op.pos = tok.begin;
-    if (tok.type == TokenType::kValueRef) {
-      op.kind = OperandKind::kValue;
-      op.name = std::string(tok.text);
-      op.value_slot = ValueSlot(tok.text);
-      Next();
-      return true;
-    }
-    if (tok.type == TokenType::kName && !IsKeywordToken(tok) && Peek(1).type == TokenType::kLParen) {
-      op.kind = OperandKind::kFunction;
-      op.name = std::string(tok.text);
-      Next();
-      Next();
-      if (!Enter()) return false;
-      while (true) {
-        if (!ParseOperandParens(op.args.emplace_back())) return false;
-        if (!At(TokenType::kComma)) break;
-        Next();
-      }
-      if (!Expect(TokenType::kRParen)) return false;
-      Leave();
-      return true;
-    }
-    op.kind = OperandKind::kPath;
-    return ParsePath(op.path);
+    return ParserBase::ParseOperandAtom(op, [this](Operand& arg) { return ParseOperandParens(arg); });
   }
 };
 

@@ -48,6 +48,37 @@ class ParserBase {
   bool IsNameToken(const Token& token) const {
     return token.type == TokenType::kNameRef || (token.type == TokenType::kName && !IsKeywordToken(token));
   }
+  // An operand atom shared by conditions and updates: a :value, a function call whose arguments
+  // `parse_arg` reads, or a path.
+  template <typename ParseArg>
+  bool ParseOperandAtom(Operand& op, ParseArg&& parse_arg) {
+    const Token& tok = Peek();
+    op.pos = tok.begin;
+    if (tok.type == TokenType::kValueRef) {
+      op.kind = OperandKind::kValue;
+      op.name = std::string(tok.text);
+      op.value_slot = ValueSlot(tok.text);
+      Next();
+      return true;
+    }
+    if (tok.type == TokenType::kName && !IsKeywordToken(tok) && Peek(1).type == TokenType::kLParen) {
+      op.kind = OperandKind::kFunction;
+      op.name = std::string(tok.text);
+      Next();
+      Next();
+      if (!Enter()) return false;
+      while (true) {
+        if (!parse_arg(op.args.emplace_back())) return false;
+        if (!At(TokenType::kComma)) break;
+        Next();
+      }
+      if (!Expect(TokenType::kRParen)) return false;
+      Leave();
+      return true;
+    }
+    op.kind = OperandKind::kPath;
+    return ParsePath(op.path);
+  }
   bool ParsePath(Path& path);      // name or #ref, then the tail
   bool ParsePathTail(Path& path);  // ('.' name | '[' digits ']')*
 

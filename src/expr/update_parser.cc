@@ -119,32 +119,7 @@ class UpdateParser : public ParserBase {
   }
 
   bool ParseOperand(Operand& op) {
-    const Token& tok = Peek();
-    op.pos = tok.begin;
-    if (tok.type == TokenType::kValueRef) {
-      op.kind = OperandKind::kValue;
-      op.name = std::string(tok.text);
-      op.value_slot = ValueSlot(tok.text);
-      Next();
-      return true;
-    }
-    if (tok.type == TokenType::kName && !IsKeywordToken(tok) && Peek(1).type == TokenType::kLParen) {
-      op.kind = OperandKind::kFunction;
-      op.name = std::string(tok.text);
-      Next();
-      Next();
-      if (!Enter()) return false;
-      while (true) {
-        if (!ParseOpnd(op.args.emplace_back())) return false;
-        if (!At(TokenType::kComma)) break;
-        Next();
-      }
-      if (!Expect(TokenType::kRParen)) return false;
-      Leave();
-      return true;
-    }
-    op.kind = OperandKind::kPath;
-    return ParsePath(op.path);
+    return ParseOperandAtom(op, [this](Operand& arg) { return ParseOpnd(arg); });
   }
 
   bool seen_[4] = {false, false, false, false};

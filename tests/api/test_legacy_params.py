@@ -14,6 +14,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import make_resource_table, unique_name
+from item_helpers import new_key, put, item, error
 from raw import call
 
 CCF = "ConditionalCheckFailedException"
@@ -31,27 +32,6 @@ def table(ddb, resource):
 @pytest.fixture(scope="module")
 def range_table(ddb, resource):
     return make_resource_table(ddb, resource, "legacy-range", range_key=True)
-
-
-def new_key():
-    return {"pk": uuid.uuid4().hex}
-
-
-def put(table, **attrs):
-    key = new_key()
-    table.put_item(Item={**key, **attrs})
-    return key
-
-
-def item(table, key):
-    return table.get_item(Key=key, ConsistentRead=True).get("Item")
-
-
-def error(fn, **kwargs):
-    with pytest.raises(ClientError) as e:
-        fn(**kwargs)
-    err = e.value.response["Error"]
-    return err["Code"], err["Message"]
 
 
 def expected_holds(table, key, expected, **kwargs):

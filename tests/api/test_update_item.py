@@ -18,6 +18,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import make_resource_table, unique_name
+from item_helpers import new_key, put, item
 
 VALIDATION = "ValidationException"
 D = decimal.Decimal
@@ -43,20 +44,6 @@ def range_table(ddb, resource):
 def precise_numbers(monkeypatch):
     """Lets boto3 send numbers beyond 38 digits, so the server's checks can be tested."""
     monkeypatch.setattr(boto3.dynamodb.types, "DYNAMODB_CONTEXT", decimal.Context(prec=100))
-
-
-def new_key():
-    return {"pk": uuid.uuid4().hex}
-
-
-def put(table, **attrs):
-    key = new_key()
-    table.put_item(Item={**key, **attrs})
-    return key
-
-
-def item(table, key):
-    return table.get_item(Key=key, ConsistentRead=True).get("Item")
 
 
 def update(table, key, expression, values=None, names=None, **kwargs):
