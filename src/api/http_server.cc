@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <unordered_set>
 #include <thread>
 #include <vector>
@@ -246,21 +247,28 @@ class Session : public SessionBase {
   std::string body_;
   std::unique_ptr<char[]> drain_buffer_;
   Service& service_;
-  bool busy_ = false;  // touched only on the session's strand
+  bool busy_ = false;  // touched only on the session's own I/O thread
 };
 
 }  // namespace
 
+// One io_context per I/O thread, each run by exactly that thread (like nginx's workers): a
+// connection lives on the context it was accepted onto, so its handlers never hop threads and no
+// thread wakes another. Context 0 also holds the acceptors, the sweep, the signals and the drain.
 struct HttpServer::Impl {
-  Impl(Service& s, ServerOptions o)
-      : service(s),
-        options(std::move(o)),
-        io(options.threads > 0 ? options.threads : 2),
-        acceptor(io),
-        tls_acceptor(io) {}
+  Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
+    int n = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    options.threads = n;
+    for (int i = 0; i < n; ++i) ios.push_back(std::make_unique<asio::io_context>(1));
+    acceptor.emplace(*ios[0]);
+    tls_acceptor.emplace(*ios[0]);
+  }
+
+  asio::io_context& main_io() { return *ios[0]; }
 
   void Accept(tcp::acceptor& from, bool secure) {
-    from.async_accept(asio::make_strand(io), [this, &from, secure](beast::error_code ec, tcp::socket socket) {
+    asio::io_context& target = *ios[next_io++ % ios.size()];
+    from.async_accept(target, [this, &from, secure](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
       if (!ec) {
         if (registry.count >= options.max_connections) {
@@ -280,15 +288,24 @@ struct HttpServer::Impl {
     });
   }
 
+  // Ends every I/O loop (the drain finished or its grace period ran out).
+  void StopAll() {
+    for (auto& guard : guards) guard.reset();
+    for (auto& io : ios) io->stop();
+  }
+
   Service& service;
   ServerOptions options;
-  asio::io_context io;
-  tcp::acceptor acceptor;
-  tcp::acceptor tls_acceptor;
+  SessionRegistry registry;  // before the loops: sessions they still hold unregister on destruction
+  std::vector<std::unique_ptr<asio::io_context>> ios;
+  std::vector<std::optional<asio::executor_work_guard<asio::io_context::executor_type>>> guards;
+  size_t next_io = 0;  // touched only by the accept handlers on context 0
+  std::optional<tcp::acceptor> acceptor;
+  std::optional<tcp::acceptor> tls_acceptor;
   std::unique_ptr<asio::ssl::context> tls;  // only with a TLS listener: OpenSSL costs memory
-  SessionRegistry registry;
   std::unique_ptr<asio::steady_timer> deadline;
   std::unique_ptr<asio::steady_timer> sweep;
+  std::unique_ptr<asio::signal_set> signals;
 
   // Every few seconds: close connections that made no progress within the request timeout.
   void Sweep() {
@@ -311,11 +328,7 @@ struct HttpServer::Impl {
 };
 
 HttpServer::HttpServer(Service& service, ServerOptions options)
-    : impl_(std::make_unique<Impl>(service, std::move(options))) {
-  if (impl_->options.threads <= 0) {
-    impl_->options.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  }
-}
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {}
 
 HttpServer::~HttpServer() = default;
 
@@ -342,7 +355,7 @@ Status Bind(asio::io_context& io, tcp::acceptor& acceptor, const std::string& ho
 }  // namespace
 
 Status HttpServer::Listen() {
-  MT_RETURN_IF_ERROR(Bind(impl_->io, impl_->acceptor, impl_->options.host, impl_->options.port));
+  MT_RETURN_IF_ERROR(Bind(impl_->main_io(), *impl_->acceptor, impl_->options.host, impl_->options.port));
   if (!impl_->options.tls_cert.empty()) {
     beast::error_code ec;
     impl_->tls = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
@@ -352,45 +365,49 @@ Status HttpServer::Listen() {
     impl_->tls->use_certificate_chain_file(impl_->options.tls_cert, ec);
     if (!ec) impl_->tls->use_private_key_file(impl_->options.tls_key, asio::ssl::context::pem, ec);
     if (ec) return Status::Io("TLS certificate or key: " + ec.message());
-    MT_RETURN_IF_ERROR(Bind(impl_->io, impl_->tls_acceptor, impl_->options.host, impl_->options.tls_port));
+    MT_RETURN_IF_ERROR(
+        Bind(impl_->main_io(), *impl_->tls_acceptor, impl_->options.host, impl_->options.tls_port));
   }
   return Status::Ok();
 }
 
 uint16_t HttpServer::tls_port() const {
-  return impl_->tls_acceptor.is_open() ? impl_->tls_acceptor.local_endpoint().port() : 0;
+  return impl_->tls_acceptor->is_open() ? impl_->tls_acceptor->local_endpoint().port() : 0;
 }
 
-uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+uint16_t HttpServer::port() const { return impl_->acceptor->local_endpoint().port(); }
 
 void HttpServer::Run() {
-  impl_->Accept(impl_->acceptor, false);
-  if (impl_->tls_acceptor.is_open()) impl_->Accept(impl_->tls_acceptor, true);
-  impl_->sweep = std::make_unique<asio::steady_timer>(impl_->io);
+  impl_->Accept(*impl_->acceptor, false);
+  if (impl_->tls_acceptor->is_open()) impl_->Accept(*impl_->tls_acceptor, true);
+  impl_->sweep = std::make_unique<asio::steady_timer>(impl_->main_io());
   impl_->Sweep();
-  // SIGINT/SIGTERM stop the server gracefully: no new connections, then the I/O loop ends.
-  asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
-  signals.async_wait([this](beast::error_code ec, int) {
+  // SIGINT/SIGTERM stop the server gracefully: no new connections, then the I/O loops end.
+  impl_->signals = std::make_unique<asio::signal_set>(impl_->main_io(), SIGINT, SIGTERM);
+  impl_->signals->async_wait([this](beast::error_code ec, int) {
     if (!ec) Stop();
   });
+  // Every loop stays up until StopAll(), even while it has no connection.
+  for (auto& io : impl_->ios) impl_->guards.emplace_back(asio::make_work_guard(*io));
   std::vector<std::thread> threads;
-  for (int i = 1; i < impl_->options.threads; ++i) threads.emplace_back([this] { impl_->io.run(); });
-  impl_->io.run();
+  for (size_t i = 1; i < impl_->ios.size(); ++i) threads.emplace_back([this, i] { impl_->ios[i]->run(); });
+  impl_->main_io().run();
   for (auto& t : threads) t.join();
 }
 
 void HttpServer::Stop() {
-  asio::post(impl_->io, [this] {
+  asio::post(impl_->main_io(), [this] {
     if (impl_->registry.draining) return;
-    impl_->deadline = std::make_unique<asio::steady_timer>(impl_->io, std::chrono::seconds(10));
-    impl_->registry.on_drained = [this] { asio::post(impl_->io, [this] { impl_->deadline->cancel(); }); };
+    impl_->deadline = std::make_unique<asio::steady_timer>(impl_->main_io(), std::chrono::seconds(10));
+    impl_->registry.on_drained = [this] { asio::post(impl_->main_io(), [this] { impl_->deadline->cancel(); }); };
     impl_->registry.draining = true;
     beast::error_code ignored;
-    impl_->acceptor.close(ignored);
-    impl_->tls_acceptor.close(ignored);
+    impl_->acceptor->close(ignored);
+    impl_->tls_acceptor->close(ignored);
     if (impl_->sweep) impl_->sweep->cancel();
-    // In-flight requests finish and are answered; idle connections close. The I/O loop ends when
-    // nothing is left, or after a grace period at the latest.
+    if (impl_->signals) impl_->signals->cancel(ignored);
+    // In-flight requests finish and are answered; idle connections close. The I/O loops end when
+    // no connection is left (the deadline is cancelled), or after a grace period at the latest.
     std::vector<std::shared_ptr<SessionBase>> live;
     {
       std::lock_guard lock(impl_->registry.mutex);
@@ -398,9 +415,7 @@ void HttpServer::Stop() {
         if (auto p = s->weak_from_this().lock()) live.push_back(std::move(p));
       }
     }
-    impl_->deadline->async_wait([this](beast::error_code ec) {
-      if (!ec) impl_->io.stop();
-    });
+    impl_->deadline->async_wait([this](beast::error_code) { impl_->StopAll(); });
     for (auto& s : live) s->Drain();
     if (live.empty()) impl_->deadline->cancel();
   });
