@@ -6,6 +6,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import unique_name
+from raw import call
 
 
 @pytest.fixture(scope="module")
@@ -92,3 +93,78 @@ def test_heat_map_shows_the_hot_key(server, ddb):
     assert heat["table"]["name"] == name
     assert sum(p["writes"] for p in heat["table"]["partitions"]) == 200
     assert heat["table"]["hotKeys"][0]["key"] == "HOT"
+
+
+# --- Reads by key: BatchGetItem and TransactGetItems ---------------------------------------------
+#
+# A table of 5 RCU: the partition holding the hot key serves at most 5 read units a second and keeps
+# no more than that. Each hot item is ~8 KB: 1 unit eventually consistent, 2 strongly consistent,
+# 4 in a transaction, so one more read needs 200 ms or more of refill, far longer than the requests
+# below take.
+
+HOT_ITEMS = 12
+
+
+def hot_key_table(c, billing):
+    name = unique_name()
+    extra = ({"BillingMode": "PAY_PER_REQUEST"} if billing == "PAY_PER_REQUEST" else
+             {"ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 1000}})
+    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                              {"AttributeName": "sk", "KeyType": "RANGE"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                         {"AttributeName": "sk", "AttributeType": "N"}], **extra)
+    for i in range(HOT_ITEMS):
+        c.put_item(TableName=name, Item={"pk": {"S": "HOT"}, "sk": {"N": str(i)}, "blob": {"S": "x" * 8000}})
+    return name
+
+
+def hot_keys():
+    return [{"pk": {"S": "HOT"}, "sk": {"N": str(i)}} for i in range(HOT_ITEMS)]
+
+
+def test_batch_get_item_throttles_a_hot_key(throttling):
+    c = throttling.client()
+    name = hot_key_table(c, "PROVISIONED")
+    keys = hot_keys()
+    resp = c.batch_get_item(RequestItems={name: {"Keys": keys}}, ReturnConsumedCapacity="TOTAL")
+    read = resp["Responses"][name]
+    left = resp["UnprocessedKeys"][name]["Keys"]
+    # The partition's 5 units pay for 5 items (1 unit each); the rest come back, in request order.
+    assert 5 <= len(read) < HOT_ITEMS
+    assert left == keys[len(read):]
+    assert [(cc["TableName"], cc["CapacityUnits"]) for cc in resp["ConsumedCapacity"]] == [(name, float(len(read)))]
+    # Asking again at once: no key can be read, and then the whole call is refused.
+    with pytest.raises(ClientError) as e:
+        for _ in range(5):
+            c.batch_get_item(RequestItems={name: {"Keys": keys}})
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+def test_transact_get_items_throttled_is_cancelled(throttling):
+    c = throttling.client()
+    name = hot_key_table(c, "PROVISIONED")
+    gets = [{"Get": {"TableName": name, "Key": k}} for k in hot_keys()[:2]]
+    # The first read takes 4 of the partition's 5 units, the second finds 1: the transaction is
+    # cancelled with ProvisionedThroughputExceeded as the second read's reason.
+    status, body, _ = call(throttling.port, "TransactGetItems", {"TransactItems": gets})
+    assert status == 400
+    assert body["__type"].endswith("TransactionCanceledException")
+    assert body["Message"] == ("Transaction cancelled, please refer cancellation reasons for specific reasons "
+                               "[None, ProvisionedThroughputExceeded]")
+    assert [r["Code"] for r in body["CancellationReasons"]] == ["None", "ProvisionedThroughputExceeded"]
+    assert body["CancellationReasons"][1]["Message"].startswith(
+        "The level of configured provisioned throughput for the table was exceeded.")
+    with pytest.raises(ClientError) as e:
+        c.transact_get_items(TransactItems=gets[:1])
+    assert e.value.response["Error"]["Code"] == "TransactionCanceledException"
+
+
+def test_hot_key_reads_on_demand_are_never_throttled(throttling):
+    c = throttling.client()
+    name = hot_key_table(c, "PAY_PER_REQUEST")
+    keys = hot_keys()
+    for _ in range(10):
+        resp = c.batch_get_item(RequestItems={name: {"Keys": keys}})
+        assert len(resp["Responses"][name]) == HOT_ITEMS and not resp["UnprocessedKeys"]
+        got = c.transact_get_items(TransactItems=[{"Get": {"TableName": name, "Key": k}} for k in keys])
+        assert all("Item" in r for r in got["Responses"])
