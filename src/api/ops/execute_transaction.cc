@@ -1,6 +1,7 @@
 // ExecuteTransaction: up to 100 PartiQL statements run all-or-nothing: either all single-item
 // SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
 // checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
+// Writes report their index arms beside the doubled table arm, as TransactWriteItems does.
 #include <rapidjson/stringbuffer.h>
 
 #include <set>
@@ -217,7 +218,10 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
     bool check = statements[i].ast.kind == pq::StatementKind::kExists;
     size_t old_size = r.old_item ? ItemSize(*r.old_item) : 0;
     size_t new_size = r.new_item && !check ? ItemSize(*r.new_item) : 0;
-    capacity.Add(statements[i].table->description->name, monotable::WriteUnits(std::max(old_size, new_size), true));
+    // The table arm of a transactional write costs double; index arms do not.
+    Consumption consumed{monotable::WriteUnits(std::max(old_size, new_size), true), {}, {}};
+    consumed.AddIndexCosts(r.index_costs);
+    capacity.Add(statements[i].table->description->name, consumed);
   }
   ctx.out.StartObject();
   capacity.Write(ctx.out, capacity_mode, false);

@@ -15,7 +15,8 @@ struct PageState {
   const PreparedStatement& s;
   ExecResult& out;
   table::Database& db;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;    // everything read: index entries or table items, plus LSI fetches
+  uint64_t fetched = 0;  // of which table items an LSI read fetched
 
   // Filters, projects and keeps one item that was read (fetching the table item for an LSI read
   // of attributes the index does not project).
@@ -24,6 +25,7 @@ struct PageState {
       MT_ASSIGN_OR_RETURN(auto full, db.GetItem(*s.table, table::ExtractKey(*s.table->description, item)));
       if (!full) return Status::Ok();
       bytes += ItemSize(*full);
+      fetched += ItemSize(*full);
       item = std::move(*full);
     }
     if (!s.where.Evaluate(&item)) return Status::Ok();
@@ -35,8 +37,9 @@ struct PageState {
 Status ReadKeys(table::Database& db, const PreparedStatement& s, bool consistent, PageState& state) {
   for (const Item& key : s.read.keys) {
     MT_ASSIGN_OR_RETURN(auto item, db.GetItem(*s.table, key));
-    state.out.units +=
+    double units =
         monotable::ReadUnits(item ? ItemSize(*item) : 0, consistent ? ReadMode::kStrong : ReadMode::kEventual);
+    state.out.consumed.table += units;
     if (item) MT_RETURN_IF_ERROR(state.Take(std::move(*item)));
   }
   return Status::Ok();
@@ -73,6 +76,22 @@ Status ReadPages(table::Database& db, const PreparedStatement& s, const ExecOpti
   return Status::Ok();
 }
 
+// Charges a Query / Scan page like the Query and Scan operations: the summed size rounded once,
+// split into the index arm and, for table items an LSI read fetched, the table arm.
+Status ChargePages(const PreparedStatement& s, bool consistent, PageState& state) {
+  ReadMode mode = consistent ? ReadMode::kStrong : ReadMode::kEventual;
+  double units = SummedReadUnits(state.bytes, mode);
+  Consumption& consumed = state.out.consumed;
+  if (!s.index) {
+    consumed.table = units;
+    return Status::Ok();
+  }
+  double index_units = SummedReadUnits(state.bytes - state.fetched, mode);
+  (s.index->global ? consumed.global_indexes : consumed.local_indexes).emplace_back(s.index->name, index_units);
+  if (state.fetched) consumed.table = SummedReadUnits(state.fetched, mode);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Item Project(const PreparedStatement& s, const Item& item) {
@@ -105,7 +124,7 @@ ExecResult RunSelect(table::Database& db, const PreparedStatement& s, const Exec
     out.status = ReadKeys(db, s, options.consistent, state);
   } else {
     out.status = ReadPages(db, s, options, std::move(position), state);
-    out.units = SummedReadUnits(state.bytes, options.consistent ? ReadMode::kStrong : ReadMode::kEventual);
+    if (out.status.ok()) out.status = ChargePages(s, options.consistent, state);
   }
   return out;
 }
