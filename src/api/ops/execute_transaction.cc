@@ -1,7 +1,8 @@
 // ExecuteTransaction: up to 100 PartiQL statements run all-or-nothing: either all single-item
 // SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
 // checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
-// Writes report their index arms beside the doubled table arm, as TransactWriteItems does.
+// Reads are charged like TransactGetItems (a throttled one cancels the transaction, read_charge.h);
+// writes report their index arms beside the doubled table arm, as TransactWriteItems does.
 #include <rapidjson/stringbuffer.h>
 
 #include <set>
@@ -11,6 +12,7 @@
 #include "api/ops/operations.h"
 #include "api/partiql/executor.h"
 #include "api/partiql/request.h"
+#include "api/read_charge.h"
 #include "api/request_fields.h"
 #include "model/capacity.h"
 #include "table/keys.h"
@@ -62,6 +64,10 @@ const char* ReasonCode(const Status& status) {
       return "DuplicateItem";
     case ErrorCode::kTransactionConflict:
       return "TransactionConflict";
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return "ProvisionedThroughputExceeded";
+    case ErrorCode::kItemCollectionSizeLimitExceeded:
+      return "ItemCollectionSizeLimitExceeded";
     default:
       return "ValidationError";
   }
@@ -121,15 +127,13 @@ Status RunReads(OperationContext& ctx, const std::vector<PreparedStatement>& sta
     partiql::RecordStatement("SELECT", s.table->description->name, "", partiql::AccessKind::kGetItem, true);
   }
   MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
-  CapacityByTable capacity;
+  MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeTransactionalReads(ctx, targets, items));
   auto& out = ctx.out;
   out.StartObject();
   out.Key("Responses");
   out.StartArray();
   for (size_t i = 0; i < statements.size(); ++i) {
     const PreparedStatement& s = statements[i];
-    capacity.Add(s.table->description->name,
-                 monotable::ReadUnits(items[i] ? ItemSize(*items[i]) : 0, ReadMode::kTransactional));
     out.StartObject();
     if (items[i] && s.where.Evaluate(&*items[i])) {
       out.Key("Item");

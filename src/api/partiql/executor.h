@@ -4,9 +4,10 @@
 // - Execute() runs one statement outside a transaction and records it (metrics.h):
 //   SELECT reads one page (GetItem per key, or Query per partition, or a Scan), applies the WHERE
 //     as a filter and the SELECT list, honours Limit (items read, before the filter), the 1 MB
-//     page size and NextToken, and charges read units in `consumed` like GetItem (per key) or
-//     Query/Scan (summed sizes, rounded once; an index read to the index arm, what an LSI read
-//     fetched from the table to the table arm);
+//     page size and NextToken, and charges read units like GetItem (per key, each in its own
+//     partition) or Query/Scan (summed sizes, rounded once; an index read to the index arm, what
+//     an LSI read fetched from the table to the table arm), to the throughput model as well as
+//     in `consumed` (a throttled read: ProvisionedThroughputExceededException, no items);
 //   INSERT puts the item unless one with its key exists (DuplicateItemException "Duplicate
 //     primary key exists in table");
 //   UPDATE applies SET/REMOVE to an existing item whose extra WHERE conditions hold, else

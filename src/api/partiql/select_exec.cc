@@ -1,6 +1,7 @@
 // SELECT execution: one page of a GetItem / Query / Scan plan.
 #include "api/partiql/executor.h"
 #include "api/partiql/next_token.h"
+#include "api/read_charge.h"
 #include "expr/evaluator.h"
 #include "model/capacity.h"
 #include "table/keys.h"
@@ -39,6 +40,7 @@ Status ReadKeys(table::Database& db, const PreparedStatement& s, bool consistent
     MT_ASSIGN_OR_RETURN(auto item, db.GetItem(*s.table, key));
     double units =
         monotable::ReadUnits(item ? ItemSize(*item) : 0, consistent ? ReadMode::kStrong : ReadMode::kEventual);
+    MT_RETURN_IF_ERROR(ChargeItemRead(db, *s.table, key, units));
     state.out.consumed.table += units;
     if (item) MT_RETURN_IF_ERROR(state.Take(std::move(*item)));
   }
@@ -76,11 +78,18 @@ Status ReadPages(table::Database& db, const PreparedStatement& s, const ExecOpti
   return Status::Ok();
 }
 
-// Charges a Query / Scan page like the Query and Scan operations: the summed size rounded once,
-// split into the index arm and, for table items an LSI read fetched, the table arm.
-Status ChargePages(const PreparedStatement& s, bool consistent, PageState& state) {
+// Charges a Query / Scan page like the Query and Scan operations: the summed size rounded once, to
+// the index read (or the table), in the partition read when there was exactly one; the response
+// splits it into the index arm and, for table items an LSI read fetched, the table arm.
+Status ChargePages(table::Database& db, const PreparedStatement& s, bool consistent, PageState& state) {
   ReadMode mode = consistent ? ReadMode::kStrong : ReadMode::kEventual;
   double units = SummedReadUnits(state.bytes, mode);
+  const AttributeValue* partition = nullptr;
+  if (s.read.kind == AccessKind::kQuery && s.read.partitions.size() == 1 && s.read.partitions[0].size() == 1) {
+    partition = &s.read.partitions[0][0];
+  }
+  MT_RETURN_IF_ERROR(db.throughput().Consume(*s.table->description, s.index, partition, units, /*write=*/false,
+                                             s.table->stats->size_bytes.load(std::memory_order_relaxed)));
   Consumption& consumed = state.out.consumed;
   if (!s.index) {
     consumed.table = units;
@@ -124,7 +133,12 @@ ExecResult RunSelect(table::Database& db, const PreparedStatement& s, const Exec
     out.status = ReadKeys(db, s, options.consistent, state);
   } else {
     out.status = ReadPages(db, s, options, std::move(position), state);
-    if (out.status.ok()) out.status = ChargePages(s, options.consistent, state);
+    if (out.status.ok()) out.status = ChargePages(db, s, options.consistent, state);
+  }
+  if (!out.status.ok()) {
+    out.items.clear();
+    out.next_token.reset();
+    out.last_evaluated_key.reset();
   }
   return out;
 }
