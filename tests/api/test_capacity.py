@@ -119,3 +119,108 @@ def test_index_reads_are_charged_to_the_index(ddb):
     assert arms(c) == {"byg": 1.0}
     assert c["Table"]["CapacityUnits"] == 0.0
     assert c["CapacityUnits"] == 1.0
+
+
+# --- PartiQL reports the same arms as the item operations ---------------------------------------
+
+def indexed_table(ddb):
+    """pk S / sk N with a GSI on g (ALL projection) and an LSI on l (KEYS_ONLY)."""
+    name = unique_name()
+    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                                {"AttributeName": "sk", "KeyType": "RANGE"}],
+                     AttributeDefinitions=[{"AttributeName": n, "AttributeType": t}
+                                           for n, t in (("pk", "S"), ("sk", "N"), ("g", "S"), ("l", "S"))],
+                     GlobalSecondaryIndexes=[{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                              "Projection": {"ProjectionType": "ALL"}}],
+                     LocalSecondaryIndexes=[{"IndexName": "lsi",
+                                             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                           {"AttributeName": "l", "KeyType": "RANGE"}],
+                                             "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+                     BillingMode="PAY_PER_REQUEST")
+    return name
+
+
+BLOB, NEW_BLOB = "x" * 2990, "y" * 1500
+
+
+def item_writes(pk):
+    """Put a 3 KB item, update it (move its GSI key, shrink a non-projected attribute), delete it:
+    as (PutItem / UpdateItem / DeleteItem parameters, the same write as a PartiQL statement)."""
+    key = {"pk": S(pk), "sk": {"N": "1"}}
+    return [
+        ("Put", {"Item": {**key, "g": S("G"), "l": S("L"), "d": S(BLOB)}},
+         "INSERT INTO \"{t}\" VALUE {{'pk': '%s', 'sk': 1, 'g': 'G', 'l': 'L', 'd': ?}}" % pk, [S(BLOB)]),
+        ("Update", {"Key": key, "UpdateExpression": "SET d = :d, g = :g",
+                    "ExpressionAttributeValues": {":d": S(NEW_BLOB), ":g": S("H")}},
+         "UPDATE \"{t}\" SET d = ?, g = ? WHERE pk = '%s' AND sk = 1" % pk, [S(NEW_BLOB), S("H")]),
+        ("Delete", {"Key": key}, "DELETE FROM \"{t}\" WHERE pk = '%s' AND sk = 1" % pk, None),
+    ]
+
+
+def statement(text, table, parameters):
+    s = {"Statement": text.format(t=table)}
+    if parameters:
+        s["Parameters"] = parameters
+    return s
+
+
+def api_write(ddb, table, kind, params, mode):
+    call = {"Put": ddb.put_item, "Update": ddb.update_item, "Delete": ddb.delete_item}[kind]
+    return call(TableName=table, ReturnConsumedCapacity=mode, **params)["ConsumedCapacity"]
+
+
+@pytest.mark.parametrize("mode", ["TOTAL", "INDEXES"])
+def test_partiql_writes_report_index_arms_like_item_writes(ddb, mode):
+    t = indexed_table(ddb)
+    for (kind, params, _, _), (_, _, text, parameters) in zip(item_writes("a"), item_writes("b")):
+        expected = api_write(ddb, t, kind, params, mode)
+        got = ddb.execute_statement(ReturnConsumedCapacity=mode, **statement(text, t, parameters))
+        assert got["ConsumedCapacity"] == expected, kind
+    for (kind, params, _, _), (_, _, text, parameters) in zip(item_writes("c"), item_writes("d")):
+        expected = api_write(ddb, t, kind, params, mode)
+        got = ddb.batch_execute_statement(Statements=[statement(text, t, parameters)], ReturnConsumedCapacity=mode)
+        assert got["ConsumedCapacity"] == [expected], kind
+    if mode == "INDEXES":  # the Put touched both indexes, the Update moved the GSI entry only
+        put, update, _ = [api_write(ddb, t, k, p, mode) for k, p, _, _ in item_writes("e")]
+        assert set(put["GlobalSecondaryIndexes"]) == {"gsi"} and set(put["LocalSecondaryIndexes"]) == {"lsi"}
+        assert put["CapacityUnits"] == put["Table"]["CapacityUnits"] + put["GlobalSecondaryIndexes"]["gsi"][
+            "CapacityUnits"] + put["LocalSecondaryIndexes"]["lsi"]["CapacityUnits"]
+        assert set(update["GlobalSecondaryIndexes"]) == {"gsi"} and "LocalSecondaryIndexes" not in update
+
+
+@pytest.mark.parametrize("mode", ["TOTAL", "INDEXES"])
+def test_partiql_transaction_writes_report_index_arms_like_transact_write_items(ddb, mode):
+    t = indexed_table(ddb)
+    for (kind, params, _, _), (_, _, text, parameters) in zip(item_writes("a"), item_writes("b")):
+        expected = ddb.transact_write_items(TransactItems=[{kind: {"TableName": t, **params}}],
+                                            ReturnConsumedCapacity=mode)["ConsumedCapacity"]
+        got = ddb.execute_transaction(TransactStatements=[statement(text, t, parameters)],
+                                      ReturnConsumedCapacity=mode)["ConsumedCapacity"]
+        assert got == expected, kind
+        if mode == "INDEXES" and kind == "Put":  # doubled on the table arm only
+            single = api_write(ddb, t, kind, item_writes("c")[0][1], mode)
+            assert got[0]["Table"]["CapacityUnits"] == 2 * single["Table"]["CapacityUnits"]
+            assert got[0]["GlobalSecondaryIndexes"] == single["GlobalSecondaryIndexes"]
+            assert got[0]["LocalSecondaryIndexes"] == single["LocalSecondaryIndexes"]
+
+
+def test_partiql_index_reads_report_index_arms_like_query(ddb):
+    t = indexed_table(ddb)
+    for i in range(3):
+        ddb.put_item(TableName=t, Item={"pk": S("r"), "sk": {"N": str(i)}, "g": S("R"), "l": S(f"L{i}"),
+                                        "d": S("x" * 2000)})
+    query = ddb.query(TableName=t, IndexName="gsi", KeyConditionExpression="g = :g",
+                      ExpressionAttributeValues={":g": S("R")}, ReturnConsumedCapacity="INDEXES")
+    got = ddb.execute_statement(Statement=f"SELECT * FROM \"{t}\".\"gsi\" WHERE g = 'R'",
+                                ReturnConsumedCapacity="INDEXES")
+    assert got["ConsumedCapacity"] == query["ConsumedCapacity"]
+    assert set(got["ConsumedCapacity"]["GlobalSecondaryIndexes"]) == {"gsi"}
+    # An LSI read of an attribute the index does not project fetches the items: the table arm.
+    query = ddb.query(TableName=t, IndexName="lsi", KeyConditionExpression="pk = :p",
+                      ExpressionAttributeValues={":p": S("r")}, ProjectionExpression="pk, sk, d",
+                      ReturnConsumedCapacity="INDEXES")
+    got = ddb.execute_statement(Statement=f"SELECT pk, sk, d FROM \"{t}\".\"lsi\" WHERE pk = 'r'",
+                                ReturnConsumedCapacity="INDEXES")
+    assert got["ConsumedCapacity"] == query["ConsumedCapacity"]
+    assert got["ConsumedCapacity"]["Table"]["CapacityUnits"] > 0
+    assert set(got["ConsumedCapacity"]["LocalSecondaryIndexes"]) == {"lsi"}

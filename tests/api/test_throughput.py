@@ -6,6 +6,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import unique_name
+from raw import call
 
 
 @pytest.fixture(scope="module")
@@ -92,3 +93,140 @@ def test_heat_map_shows_the_hot_key(server, ddb):
     assert heat["table"]["name"] == name
     assert sum(p["writes"] for p in heat["table"]["partitions"]) == 200
     assert heat["table"]["hotKeys"][0]["key"] == "HOT"
+
+
+# --- Reads by key: BatchGetItem, TransactGetItems and the PartiQL reads ----------------------------
+#
+# A table of 5 RCU: the partition holding the hot key serves at most 5 read units a second and keeps
+# no more than that. Each hot item is ~8 KB: 1 unit eventually consistent, 2 strongly consistent,
+# 4 in a transaction, so one more read needs 200 ms or more of refill, far longer than the requests
+# below take.
+
+HOT_ITEMS = 12
+
+
+def hot_key_table(c, billing):
+    name = unique_name()
+    extra = ({"BillingMode": "PAY_PER_REQUEST"} if billing == "PAY_PER_REQUEST" else
+             {"ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 1000}})
+    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                              {"AttributeName": "sk", "KeyType": "RANGE"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                         {"AttributeName": "sk", "AttributeType": "N"}], **extra)
+    for i in range(HOT_ITEMS):
+        c.put_item(TableName=name, Item={"pk": {"S": "HOT"}, "sk": {"N": str(i)}, "blob": {"S": "x" * 8000}})
+    return name
+
+
+def hot_keys():
+    return [{"pk": {"S": "HOT"}, "sk": {"N": str(i)}} for i in range(HOT_ITEMS)]
+
+
+def test_batch_get_item_throttles_a_hot_key(throttling):
+    c = throttling.client()
+    name = hot_key_table(c, "PROVISIONED")
+    keys = hot_keys()
+    resp = c.batch_get_item(RequestItems={name: {"Keys": keys}}, ReturnConsumedCapacity="TOTAL")
+    read = resp["Responses"][name]
+    left = resp["UnprocessedKeys"][name]["Keys"]
+    # The partition's 5 units pay for 5 items (1 unit each); the rest come back, in request order.
+    assert 5 <= len(read) < HOT_ITEMS
+    assert left == keys[len(read):]
+    assert [(cc["TableName"], cc["CapacityUnits"]) for cc in resp["ConsumedCapacity"]] == [(name, float(len(read)))]
+    # Asking again at once: no key can be read, and then the whole call is refused.
+    with pytest.raises(ClientError) as e:
+        for _ in range(5):
+            c.batch_get_item(RequestItems={name: {"Keys": keys}})
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+def test_transact_get_items_throttled_is_cancelled(throttling):
+    c = throttling.client()
+    name = hot_key_table(c, "PROVISIONED")
+    gets = [{"Get": {"TableName": name, "Key": k}} for k in hot_keys()[:2]]
+    # The first read takes 4 of the partition's 5 units, the second finds 1: the transaction is
+    # cancelled with ProvisionedThroughputExceeded as the second read's reason.
+    status, body, _ = call(throttling.port, "TransactGetItems", {"TransactItems": gets})
+    assert status == 400
+    assert body["__type"].endswith("TransactionCanceledException")
+    assert body["Message"] == ("Transaction cancelled, please refer cancellation reasons for specific reasons "
+                               "[None, ProvisionedThroughputExceeded]")
+    assert [r["Code"] for r in body["CancellationReasons"]] == ["None", "ProvisionedThroughputExceeded"]
+    assert body["CancellationReasons"][1]["Message"].startswith(
+        "The level of configured provisioned throughput for the table was exceeded.")
+    with pytest.raises(ClientError) as e:
+        c.transact_get_items(TransactItems=gets[:1])
+    assert e.value.response["Error"]["Code"] == "TransactionCanceledException"
+
+
+def test_throttled_partiql_transaction_write_names_the_reason(throttling):
+    # 1 WCU: the partition holds 1 write unit, a 2 KB item needs 2. ExecuteTransaction gives the
+    # same cancellation reason as TransactWriteItems.
+    c = throttling.client()
+    name = unique_name()
+    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                   ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 1})
+    blob = {"S": "x" * 2000}
+    status, body, _ = call(throttling.port, "ExecuteTransaction", {"TransactStatements": [
+        {"Statement": f"INSERT INTO \"{name}\" VALUE {{'pk': 'a', 'blob': ?}}", "Parameters": [blob]}]})
+    assert status == 400 and body["__type"].endswith("TransactionCanceledException")
+    assert [r["Code"] for r in body["CancellationReasons"]] == ["ProvisionedThroughputExceeded"]
+    status, body, _ = call(throttling.port, "TransactWriteItems", {"TransactItems": [
+        {"Put": {"TableName": name, "Item": {"pk": {"S": "a"}, "blob": blob}}}]})
+    assert status == 400 and body["__type"].endswith("TransactionCanceledException")
+    assert [r["Code"] for r in body["CancellationReasons"]] == ["ProvisionedThroughputExceeded"]
+
+
+def partiql_hot_reads(c, name):
+    """Every PartiQL way to read the hot key, each repeated more often than the partition allows;
+    returns the error codes seen per way (empty lists when nothing was throttled)."""
+    seen = {"ExecuteStatement": [], "BatchExecuteStatement": [], "ExecuteTransaction": []}
+    select = f"SELECT * FROM \"{name}\" WHERE pk = 'HOT' AND sk = ?"
+    for i in range(8):
+        try:
+            c.execute_statement(Statement=select, Parameters=[{"N": str(i)}])
+        except ClientError as e:
+            seen["ExecuteStatement"].append(e.response["Error"]["Code"])
+    for _ in range(2):
+        resp = c.batch_execute_statement(Statements=[{"Statement": select, "Parameters": [{"N": str(i)}]}
+                                                     for i in range(HOT_ITEMS)])
+        seen["BatchExecuteStatement"] += [r["Error"]["Code"] for r in resp["Responses"] if "Error" in r]
+    for _ in range(2):
+        try:
+            c.execute_transaction(TransactStatements=[{"Statement": select, "Parameters": [{"N": str(i)}]}
+                                                      for i in range(2)])
+        except ClientError as e:
+            seen["ExecuteTransaction"].append(e.response["Error"]["Code"])
+    return seen
+
+
+def test_partiql_reads_of_a_hot_key_throttle(throttling):
+    c = throttling.client()
+    seen = partiql_hot_reads(c, hot_key_table(c, "PROVISIONED"))
+    assert seen["ExecuteStatement"] and set(seen["ExecuteStatement"]) == {"ProvisionedThroughputExceededException"}
+    assert seen["BatchExecuteStatement"] and set(seen["BatchExecuteStatement"]) == {"ProvisionedThroughputExceeded"}
+    assert seen["ExecuteTransaction"] == ["TransactionCanceledException"] * 2
+
+
+def test_partiql_query_of_a_hot_key_throttles(throttling):
+    # A SELECT that runs as a Query of the hot partition reads all 12 items (~96 KB: 12 units).
+    c = throttling.client()
+    name = hot_key_table(c, "PROVISIONED")
+    with pytest.raises(ClientError) as e:
+        c.execute_statement(Statement=f"SELECT * FROM \"{name}\" WHERE pk = 'HOT'")
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+def test_hot_key_reads_on_demand_are_never_throttled(throttling):
+    c = throttling.client()
+    name = hot_key_table(c, "PAY_PER_REQUEST")
+    keys = hot_keys()
+    for _ in range(10):
+        resp = c.batch_get_item(RequestItems={name: {"Keys": keys}})
+        assert len(resp["Responses"][name]) == HOT_ITEMS and not resp["UnprocessedKeys"]
+        got = c.transact_get_items(TransactItems=[{"Get": {"TableName": name, "Key": k}} for k in keys])
+        assert all("Item" in r for r in got["Responses"])
+    assert partiql_hot_reads(c, name) == {"ExecuteStatement": [], "BatchExecuteStatement": [],
+                                          "ExecuteTransaction": []}
+    c.execute_statement(Statement=f"SELECT * FROM \"{name}\" WHERE pk = 'HOT'")

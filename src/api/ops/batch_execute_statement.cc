@@ -68,7 +68,7 @@ Response RunOne(OperationContext& ctx, const rapidjson::Value& entry, CapacityBy
     return r;
   }
   any_read = any_read || s.IsRead();
-  capacity.Add(r.table, result.units);
+  capacity.Add(r.table, result.consumed);
   if (!result.items.empty()) r.item = std::move(result.items[0]);
   return r;
 }

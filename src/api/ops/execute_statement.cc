@@ -59,8 +59,8 @@ Status Run(OperationContext& ctx) {
     out.Key("LastEvaluatedKey");
     WriteItem(out, *result.last_evaluated_key);
   }
-  WriteConsumedCapacity(out, StringOr(req, "ReturnConsumedCapacity", "NONE"), s.table->description->name, result.units,
-                        s.IsRead());
+  WriteConsumedCapacity(out, StringOr(req, "ReturnConsumedCapacity", "NONE"), s.table->description->name,
+                        result.consumed, s.IsRead());
   out.EndObject();
   return Status::Ok();
 }

@@ -1,6 +1,8 @@
 // ExecuteTransaction: up to 100 PartiQL statements run all-or-nothing: either all single-item
 // SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
 // checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
+// Reads are charged like TransactGetItems (a throttled one cancels the transaction, read_charge.h);
+// writes report their index arms beside the doubled table arm, as TransactWriteItems does.
 #include <rapidjson/stringbuffer.h>
 
 #include <set>
@@ -10,6 +12,7 @@
 #include "api/ops/operations.h"
 #include "api/partiql/executor.h"
 #include "api/partiql/request.h"
+#include "api/read_charge.h"
 #include "api/request_fields.h"
 #include "model/capacity.h"
 #include "table/keys.h"
@@ -61,6 +64,10 @@ const char* ReasonCode(const Status& status) {
       return "DuplicateItem";
     case ErrorCode::kTransactionConflict:
       return "TransactionConflict";
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return "ProvisionedThroughputExceeded";
+    case ErrorCode::kItemCollectionSizeLimitExceeded:
+      return "ItemCollectionSizeLimitExceeded";
     default:
       return "ValidationError";
   }
@@ -120,15 +127,13 @@ Status RunReads(OperationContext& ctx, const std::vector<PreparedStatement>& sta
     partiql::RecordStatement("SELECT", s.table->description->name, "", partiql::AccessKind::kGetItem, true);
   }
   MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
-  CapacityByTable capacity;
+  MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeTransactionalReads(ctx, targets, items));
   auto& out = ctx.out;
   out.StartObject();
   out.Key("Responses");
   out.StartArray();
   for (size_t i = 0; i < statements.size(); ++i) {
     const PreparedStatement& s = statements[i];
-    capacity.Add(s.table->description->name,
-                 monotable::ReadUnits(items[i] ? ItemSize(*items[i]) : 0, ReadMode::kTransactional));
     out.StartObject();
     if (items[i] && s.where.Evaluate(&*items[i])) {
       out.Key("Item");
@@ -217,7 +222,10 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
     bool check = statements[i].ast.kind == pq::StatementKind::kExists;
     size_t old_size = r.old_item ? ItemSize(*r.old_item) : 0;
     size_t new_size = r.new_item && !check ? ItemSize(*r.new_item) : 0;
-    capacity.Add(statements[i].table->description->name, monotable::WriteUnits(std::max(old_size, new_size), true));
+    // The table arm of a transactional write costs double; index arms do not.
+    Consumption consumed{monotable::WriteUnits(std::max(old_size, new_size), true), {}, {}};
+    consumed.AddIndexCosts(r.index_costs);
+    capacity.Add(statements[i].table->description->name, consumed);
   }
   ctx.out.StartObject();
   capacity.Write(ctx.out, capacity_mode, false);

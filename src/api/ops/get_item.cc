@@ -2,6 +2,7 @@
 #include "api/capacity.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
+#include "api/read_charge.h"
 #include "api/request_expressions.h"
 #include "api/request_fields.h"
 #include "table/keys.h"
@@ -31,15 +32,14 @@ Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(auto item, ctx.db.GetItem(*table, key));
   bool consistent = BoolMember(req, "ConsistentRead").value_or(false);
   double units = ReadUnits(item ? ItemSize(*item) : 0, consistent);
-  const TableDescription& desc = *table->description;
-  MT_RETURN_IF_ERROR(ctx.db.throughput().Consume(desc, nullptr, &key.at(desc.hash_key()), units, /*write=*/false,
-                                                 table->stats->size_bytes.load()));
+  MT_RETURN_IF_ERROR(ChargeItemRead(ctx.db, *table, key, units));
   ctx.out.StartObject();
   if (item) {
     ctx.out.Key("Item");
     WriteItem(ctx.out, expressions.projection ? expressions.projection->Apply(*item) : *item);
   }
-  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), desc.name, units, true);
+  WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name, units,
+                        true);
   ctx.out.EndObject();
   return Status::Ok();
 }

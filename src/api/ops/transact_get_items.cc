@@ -1,12 +1,13 @@
-// TransactGetItems: up to 100 Gets read from one consistent snapshot.
+// TransactGetItems: up to 100 Gets read from one consistent snapshot, each charged at the
+// transactional rate; a throttled read cancels the whole transaction (read_charge.h).
 #include <set>
 
 #include "api/capacity.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
+#include "api/read_charge.h"
 #include "api/request_fields.h"
 #include "api/request_expressions.h"
-#include "model/capacity.h"
 #include "table/keys.h"
 #include "table/transaction.h"
 
@@ -29,7 +30,6 @@ std::string ShapeText() {
 Status Run(OperationContext& ctx) {
   std::vector<table::ReadTarget> targets;
   std::vector<std::optional<expr::ProjectionExpression>> projections;
-  std::vector<std::shared_ptr<const table::TableHandle>> tables;
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto& entry : Member(ctx.request, "TransactItems")->GetArray()) {
     const rapidjson::Value& get = *Member(entry, "Get");
@@ -42,12 +42,11 @@ Status Run(OperationContext& ctx) {
     if (!seen.emplace(table->description->name, table::ItemKeyOf(*table->description, key)).second) {
       return Status::Validation("Transaction request cannot include multiple operations on one item");
     }
-    targets.push_back({table, std::move(key)});
+    targets.push_back({std::move(table), std::move(key)});
     projections.push_back(std::move(expressions.projection));
-    tables.push_back(std::move(table));
   }
   MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
-  CapacityByTable capacity;
+  MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeTransactionalReads(ctx, targets, items));
   auto& out = ctx.out;
   out.StartObject();
   out.Key("Responses");
@@ -59,8 +58,6 @@ Status Run(OperationContext& ctx) {
       WriteItem(out, projections[i] ? projections[i]->Apply(*items[i]) : *items[i]);
     }
     out.EndObject();
-    capacity.Add(tables[i]->description->name,
-                 monotable::ReadUnits(items[i] ? ItemSize(*items[i]) : 0, ReadMode::kTransactional));
   }
   out.EndArray();
   capacity.Write(out, StringOr(ctx.request, "ReturnConsumedCapacity", "NONE"), true);

@@ -4,14 +4,17 @@
 // - Execute() runs one statement outside a transaction and records it (metrics.h):
 //   SELECT reads one page (GetItem per key, or Query per partition, or a Scan), applies the WHERE
 //     as a filter and the SELECT list, honours Limit (items read, before the filter), the 1 MB
-//     page size and NextToken, and charges read units like GetItem (per key) or Query/Scan
-//     (summed sizes, rounded once);
+//     page size and NextToken, and charges read units like GetItem (per key, each in its own
+//     partition) or Query/Scan (summed sizes, rounded once; an index read to the index arm, what
+//     an LSI read fetched from the table to the table arm), to the throughput model as well as
+//     in `consumed` (a throttled read: ProvisionedThroughputExceededException, no items);
 //   INSERT puts the item unless one with its key exists (DuplicateItemException "Duplicate
 //     primary key exists in table");
 //   UPDATE applies SET/REMOVE to an existing item whose extra WHERE conditions hold, else
 //     ConditionalCheckFailedException; DELETE removes the item if its conditions hold and does
 //     nothing when there is no item. RETURNING fills `items`; with return_old_on_failure the item
-//     that failed the condition comes back in `failed_item`.
+//     that failed the condition comes back in `failed_item`. A write's `consumed` holds its table
+//     arm and the arm of every index it touched, as PutItem / UpdateItem / DeleteItem report.
 //   The outcome is a value: `status` carries any error, ConditionalCheckFailed included.
 // - WriteApply() is the side-effect-free apply step of a write statement (INSERT / UPDATE /
 //   DELETE / EXISTS) for table::WriteAtomically, as ExecuteTransaction runs them.
@@ -22,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "api/capacity.h"
 #include "api/partiql/prepare.h"
 #include "table/database.h"
 
@@ -40,7 +44,7 @@ struct ExecResult {
   std::vector<Item> items;
   std::optional<std::string> next_token;
   std::optional<Item> last_evaluated_key;
-  double units = 0;
+  Consumption consumed;  // table and index arms (ConsumedCapacity)
 };
 
 ExecResult Execute(table::Database& db, const PreparedStatement& s, const ExecOptions& options);

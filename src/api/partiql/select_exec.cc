@@ -1,6 +1,7 @@
 // SELECT execution: one page of a GetItem / Query / Scan plan.
 #include "api/partiql/executor.h"
 #include "api/partiql/next_token.h"
+#include "api/read_charge.h"
 #include "expr/evaluator.h"
 #include "model/capacity.h"
 #include "table/keys.h"
@@ -15,7 +16,8 @@ struct PageState {
   const PreparedStatement& s;
   ExecResult& out;
   table::Database& db;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;    // everything read: index entries or table items, plus LSI fetches
+  uint64_t fetched = 0;  // of which table items an LSI read fetched
 
   // Filters, projects and keeps one item that was read (fetching the table item for an LSI read
   // of attributes the index does not project).
@@ -24,6 +26,7 @@ struct PageState {
       MT_ASSIGN_OR_RETURN(auto full, db.GetItem(*s.table, table::ExtractKey(*s.table->description, item)));
       if (!full) return Status::Ok();
       bytes += ItemSize(*full);
+      fetched += ItemSize(*full);
       item = std::move(*full);
     }
     if (!s.where.Evaluate(&item)) return Status::Ok();
@@ -35,8 +38,10 @@ struct PageState {
 Status ReadKeys(table::Database& db, const PreparedStatement& s, bool consistent, PageState& state) {
   for (const Item& key : s.read.keys) {
     MT_ASSIGN_OR_RETURN(auto item, db.GetItem(*s.table, key));
-    state.out.units +=
+    double units =
         monotable::ReadUnits(item ? ItemSize(*item) : 0, consistent ? ReadMode::kStrong : ReadMode::kEventual);
+    MT_RETURN_IF_ERROR(ChargeItemRead(db, *s.table, key, units));
+    state.out.consumed.table += units;
     if (item) MT_RETURN_IF_ERROR(state.Take(std::move(*item)));
   }
   return Status::Ok();
@@ -73,6 +78,29 @@ Status ReadPages(table::Database& db, const PreparedStatement& s, const ExecOpti
   return Status::Ok();
 }
 
+// Charges a Query / Scan page like the Query and Scan operations: the summed size rounded once, to
+// the index read (or the table), in the partition read when there was exactly one; the response
+// splits it into the index arm and, for table items an LSI read fetched, the table arm.
+Status ChargePages(table::Database& db, const PreparedStatement& s, bool consistent, PageState& state) {
+  ReadMode mode = consistent ? ReadMode::kStrong : ReadMode::kEventual;
+  double units = SummedReadUnits(state.bytes, mode);
+  const AttributeValue* partition = nullptr;
+  if (s.read.kind == AccessKind::kQuery && s.read.partitions.size() == 1 && s.read.partitions[0].size() == 1) {
+    partition = &s.read.partitions[0][0];
+  }
+  MT_RETURN_IF_ERROR(db.throughput().Consume(*s.table->description, s.index, partition, units, /*write=*/false,
+                                             s.table->stats->size_bytes.load(std::memory_order_relaxed)));
+  Consumption& consumed = state.out.consumed;
+  if (!s.index) {
+    consumed.table = units;
+    return Status::Ok();
+  }
+  double index_units = SummedReadUnits(state.bytes - state.fetched, mode);
+  (s.index->global ? consumed.global_indexes : consumed.local_indexes).emplace_back(s.index->name, index_units);
+  if (state.fetched) consumed.table = SummedReadUnits(state.fetched, mode);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Item Project(const PreparedStatement& s, const Item& item) {
@@ -105,7 +133,12 @@ ExecResult RunSelect(table::Database& db, const PreparedStatement& s, const Exec
     out.status = ReadKeys(db, s, options.consistent, state);
   } else {
     out.status = ReadPages(db, s, options, std::move(position), state);
-    out.units = SummedReadUnits(state.bytes, options.consistent ? ReadMode::kStrong : ReadMode::kEventual);
+    if (out.status.ok()) out.status = ChargePages(db, s, options.consistent, state);
+  }
+  if (!out.status.ok()) {
+    out.items.clear();
+    out.next_token.reset();
+    out.last_evaluated_key.reset();
   }
   return out;
 }

@@ -61,7 +61,8 @@ ExecResult RunWrite(table::Database& db, const PreparedStatement& s, const ExecO
   }
   const std::optional<Item>& old_item = result->old_item;
   const std::optional<Item>& new_item = result->new_item;
-  out.units = api::WriteUnits(old_item ? ItemSize(*old_item) : 0, new_item ? ItemSize(*new_item) : 0);
+  out.consumed.table = api::WriteUnits(old_item ? ItemSize(*old_item) : 0, new_item ? ItemSize(*new_item) : 0);
+  out.consumed.AddIndexCosts(result->index_costs);
   if (const auto& r = s.ast.returning) {
     const std::optional<Item>& source = r->new_image ? new_item : old_item;
     if (source) {

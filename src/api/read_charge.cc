@@ -1,0 +1,56 @@
+#include "api/read_charge.h"
+
+#include <string>
+
+#include "api/request_fields.h"
+#include "model/capacity.h"
+
+namespace monotable::api {
+
+Status ChargeItemRead(table::Database& db, const table::TableHandle& table, const Item& item, double units) {
+  const TableDescription& desc = *table.description;
+  auto it = item.find(desc.hash_key());
+  return db.throughput().Consume(desc, nullptr, it == item.end() ? nullptr : &it->second, units, /*write=*/false,
+                                 table.stats->size_bytes.load(std::memory_order_relaxed));
+}
+
+Result<CapacityByTable> ChargeTransactionalReads(OperationContext& ctx, const std::vector<table::ReadTarget>& targets,
+                                                 const std::vector<std::optional<Item>>& items) {
+  CapacityByTable capacity;
+  std::vector<Status> outcomes;
+  bool throttled = false;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const table::TableHandle& table = *targets[i].table;
+    double units = monotable::ReadUnits(items[i] ? ItemSize(*items[i]) : 0, ReadMode::kTransactional);
+    Status charged = ChargeItemRead(ctx.db, table, targets[i].key, units);
+    if (charged.ok()) {
+      capacity.Add(table.description->name, units);
+    } else if (charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
+      throttled = true;
+    } else {
+      return charged;
+    }
+    outcomes.push_back(std::move(charged));
+  }
+  if (!throttled) return capacity;
+
+  std::string codes;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    codes += std::string(i ? ", " : "") + (outcomes[i].ok() ? "None" : "ProvisionedThroughputExceeded");
+  }
+  ctx.error_details = [outcomes = std::move(outcomes)](JsonWriter& w) {
+    w.Key("CancellationReasons");
+    w.StartArray();
+    for (const Status& outcome : outcomes) {
+      w.StartObject();
+      WriteString(w, "Code", outcome.ok() ? "None" : "ProvisionedThroughputExceeded");
+      if (!outcome.ok()) WriteString(w, "Message", outcome.message());
+      w.EndObject();
+    }
+    w.EndArray();
+  };
+  return Status(ErrorCode::kTransactionCanceled,
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+}
+
+}  // namespace monotable::api
