@@ -290,7 +290,15 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
     out.Key("Items");
     out.StartArray();
   }
-  for (Item& item : page.items) {
+  // Without filter, projection or table fetch, stored records go straight to JSON (no Items built).
+  const bool pass_through = !plan.fetch_from_table && plan.expressions.filter.empty() && !plan.expressions.projection;
+  for (size_t i = 0; i < page.records.size(); ++i) {
+    if (pass_through) {
+      ++count;
+      if (plan.select != "COUNT") MT_RETURN_IF_ERROR(WriteEncodedItem(out, page.records[i]));
+      continue;
+    }
+    MT_ASSIGN_OR_RETURN(Item item, page.Decode(i));
     if (plan.fetch_from_table) {
       MT_ASSIGN_OR_RETURN(auto full, ctx.db.GetItem(*plan.table, table::ExtractKey(*plan.table->description, item)));
       if (!full) continue;
@@ -306,7 +314,7 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
   out.Key("Count");
   out.Uint64(count);
   out.Key("ScannedCount");
-  out.Uint64(page.items.size());
+  out.Uint64(page.records.size());
   if (page.last_evaluated_key) {
     out.Key("LastEvaluatedKey");
     WriteItem(out, *page.last_evaluated_key);

@@ -1,5 +1,7 @@
 #include "api/wire_value.h"
 
+#include "model/item_codec.h"
+
 #include <set>
 #include <string_view>
 
@@ -191,6 +193,84 @@ void WriteAttributeValue(JsonWriter& w, const AttributeValue& value) {
       break;
   }
   w.EndObject();
+}
+
+namespace {
+
+// Emits DynamoDB JSON while the item codec walks a stored record. Set members are bare strings;
+// every other value is wrapped in its one-member type object.
+class JsonRecordWriter : public EncodedItemVisitor {
+ public:
+  explicit JsonRecordWriter(JsonWriter& w) : w_(w) {}
+
+  void Name(std::string_view name) override { w_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size())); }
+  void Bytes(AttrType type, std::string_view bytes) override {
+    bool member = InSet();
+    if (!member) Open(type == AttrType::kS ? "S" : "B");
+    if (type == AttrType::kS) {
+      w_.String(bytes.data(), static_cast<rapidjson::SizeType>(bytes.size()));
+    } else {
+      std::string text = Base64Encode(bytes);
+      w_.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    }
+    if (!member) w_.EndObject();
+  }
+  void Num(const Number& number) override {
+    bool member = InSet();
+    if (!member) Open("N");
+    std::string text = number.ToString();
+    w_.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    if (!member) w_.EndObject();
+  }
+  void Boolean(bool value) override {
+    Open("BOOL");
+    w_.Bool(value);
+    w_.EndObject();
+  }
+  void Null() override {
+    Open("NULL");
+    w_.Bool(true);
+    w_.EndObject();
+  }
+  void Begin(AttrType type, uint64_t) override {
+    switch (type) {
+      case AttrType::kM: Open("M"); w_.StartObject(); break;
+      case AttrType::kL: Open("L"); w_.StartArray(); break;
+      case AttrType::kSS: Open("SS"); w_.StartArray(); break;
+      case AttrType::kBS: Open("BS"); w_.StartArray(); break;
+      default: Open("NS"); w_.StartArray(); break;
+    }
+    sets_.push_back(type == AttrType::kSS || type == AttrType::kBS || type == AttrType::kNS);
+  }
+  void End(AttrType type) override {
+    sets_.pop_back();
+    if (type == AttrType::kM) {
+      w_.EndObject();
+    } else {
+      w_.EndArray();
+    }
+    w_.EndObject();
+  }
+
+ private:
+  bool InSet() const { return !sets_.empty() && sets_.back(); }
+  void Open(const char* type) {
+    w_.StartObject();
+    w_.Key(type);
+  }
+
+  JsonWriter& w_;
+  std::vector<bool> sets_;  // per open container: is it a set
+};
+
+}  // namespace
+
+Status WriteEncodedItem(JsonWriter& w, std::string_view record) {
+  JsonRecordWriter writer(w);
+  w.StartObject();
+  MT_RETURN_IF_ERROR(VisitEncodedItem(record, writer));
+  w.EndObject();
+  return Status::Ok();
 }
 
 void WriteItem(JsonWriter& w, const Item& item) {

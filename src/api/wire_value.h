@@ -24,6 +24,8 @@ Result<Item> DecodeItem(const rapidjson::Value& json);
 
 void WriteAttributeValue(JsonWriter& w, const AttributeValue& value);
 void WriteItem(JsonWriter& w, const Item& item);
+// Writes a stored record (model/item_codec.h) exactly as WriteItem(DecodeItem(record)) would.
+Status WriteEncodedItem(JsonWriter& w, std::string_view record);
 
 // Java-style rendering of a value list used in a few messages: "[a, b]".
 std::string CollectionText(const std::vector<std::string>& members);

@@ -73,10 +73,12 @@ class Reader {
     return Fail();
   }
 
-  std::string Bytes() {
+  std::string Bytes() { return std::string(BytesView()); }
+
+  std::string_view BytesView() {
     uint64_t n = Varint();
-    if (!ok_ || n > in_.size()) return Fail(), std::string();
-    std::string s(in_.substr(0, n));
+    if (!ok_ || n > in_.size()) return Fail(), std::string_view();
+    std::string_view s = in_.substr(0, n);
     in_.remove_prefix(n);
     return s;
   }
@@ -139,6 +141,58 @@ class Reader {
     return Fail(), AttributeValue();
   }
 
+  void Visit(int depth, EncodedItemVisitor& v) {
+    if (depth > 64) return (void)Fail();
+    auto type = static_cast<AttrType>(Byte());
+    switch (type) {
+      case AttrType::kS:
+      case AttrType::kB: {
+        std::string_view bytes = BytesView();
+        if (ok_) v.Bytes(type, bytes);
+        return;
+      }
+      case AttrType::kN: {
+        Number n = Num();
+        if (ok_) v.Num(n);
+        return;
+      }
+      case AttrType::kBool: {
+        bool b = Byte() != 0;
+        if (ok_) v.Boolean(b);
+        return;
+      }
+      case AttrType::kNull: return v.Null();
+      case AttrType::kL:
+      case AttrType::kM:
+      case AttrType::kSS:
+      case AttrType::kBS:
+      case AttrType::kNS: {
+        uint64_t n = Count();
+        if (!ok_) return;
+        v.Begin(type, n);
+        for (uint64_t i = 0; i < n && ok_; ++i) {
+          if (type == AttrType::kM) {
+            std::string_view name = BytesView();
+            if (!ok_) return;
+            v.Name(name);
+            Visit(depth + 1, v);
+          } else if (type == AttrType::kL) {
+            Visit(depth + 1, v);
+          } else if (type == AttrType::kNS) {
+            Number member = Num();
+            if (ok_) v.Num(member);
+          } else {
+            std::string_view member = BytesView();
+            if (ok_) v.Bytes(type == AttrType::kSS ? AttrType::kS : AttrType::kB, member);
+          }
+        }
+        if (ok_) v.End(type);
+        return;
+      }
+    }
+    Fail();
+  }
+
  private:
   uint8_t Fail() {
     ok_ = false;
@@ -175,6 +229,55 @@ Result<Item> DecodeItem(std::string_view bytes) {
   }
   if (!reader.ok() || !reader.done()) return Status(ErrorCode::kCorruption, "corrupt item record");
   return item;
+}
+
+Status VisitEncodedItem(std::string_view bytes, EncodedItemVisitor& visitor) {
+  Reader reader(bytes);
+  for (uint64_t i = 0, n = reader.Count(); i < n && reader.ok(); ++i) {
+    std::string_view name = reader.BytesView();
+    if (!reader.ok()) break;
+    visitor.Name(name);
+    reader.Visit(1, visitor);
+  }
+  if (!reader.ok() || !reader.done()) return Status(ErrorCode::kCorruption, "corrupt item record");
+  return Status::Ok();
+}
+
+namespace {
+
+// ItemSize's rules (model/attribute_value.cc AttributeValueSize) applied while walking: L and M
+// cost 3 bytes plus one a member (and the member name in M); set members cost their own size.
+class SizeVisitor : public EncodedItemVisitor {
+ public:
+  uint64_t size = 0;
+
+  void Name(std::string_view name) override { size += name.size() + (depth_ > 0 ? 1 : 0); }
+  void Bytes(AttrType, std::string_view bytes) override { Element(bytes.size()); }
+  void Num(const Number& number) override { Element(number.StorageSize()); }
+  void Boolean(bool) override { Element(1); }
+  void Null() override { Element(1); }
+  void Begin(AttrType type, uint64_t) override {
+    Element(type == AttrType::kL || type == AttrType::kM ? 3 : 0);
+    if (depth_ < kMaxDepth) in_list_[depth_] = type == AttrType::kL;
+    ++depth_;
+  }
+  void End(AttrType) override { --depth_; }
+
+ private:
+  static constexpr int kMaxDepth = 80;
+  // A list element costs one byte beyond its own size (a map member's byte is counted with its name).
+  void Element(uint64_t own) { size += own + (depth_ > 0 && depth_ <= kMaxDepth && in_list_[depth_ - 1] ? 1 : 0); }
+
+  int depth_ = 0;
+  bool in_list_[kMaxDepth] = {};
+};
+
+}  // namespace
+
+Result<uint64_t> EncodedItemSize(std::string_view bytes) {
+  SizeVisitor visitor;
+  MT_RETURN_IF_ERROR(VisitEncodedItem(bytes, visitor));
+  return visitor.size;
 }
 
 void AppendKeyComponent(const AttributeValue& key_value, std::string& out) {

@@ -46,25 +46,28 @@ Result<Page> ReadRange(Database& db, const TableDescription& table, const IndexD
   }
   bool stopped_early = false;
   for (; it->Valid(); options.forward ? it->Next() : it->Prev()) {
-    if ((options.limit && static_cast<int64_t>(page.items.size()) >= *options.limit) ||
+    if ((options.limit && static_cast<int64_t>(page.records.size()) >= *options.limit) ||
         page.bytes_read >= options.max_bytes) {
       stopped_early = true;
       break;
     }
-    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(it->value()));
-    page.bytes_read += ItemSize(item);
-    page.items.push_back(std::move(item));
+    MT_ASSIGN_OR_RETURN(uint64_t size, EncodedItemSize(it->value()));
+    page.bytes_read += size;
+    page.records.emplace_back(it->value());
   }
   MT_RETURN_IF_ERROR(it->status());
   // DynamoDB reports a LastEvaluatedKey whenever the limit is reached, even at the very end.
-  bool limit_reached = options.limit && static_cast<int64_t>(page.items.size()) >= *options.limit;
-  if ((stopped_early || limit_reached) && !page.items.empty()) {
-    page.last_evaluated_key = LastEvaluatedKeyOf(table, index, page.items.back());
+  bool limit_reached = options.limit && static_cast<int64_t>(page.records.size()) >= *options.limit;
+  if ((stopped_early || limit_reached) && !page.records.empty()) {
+    MT_ASSIGN_OR_RETURN(Item last, page.Decode(page.records.size() - 1));
+    page.last_evaluated_key = LastEvaluatedKeyOf(table, index, last);
   }
   return page;
 }
 
 }  // namespace
+
+Result<Item> Page::Decode(size_t i) const { return DecodeItem(records[i]); }
 
 Result<Page> QueryPartition(Database& db, const TableHandle& handle, const IndexDescription* index,
                             const std::vector<AttributeValue>& partition, const SortCondition& sort,

@@ -6,6 +6,9 @@
 //   the limit is included), as DynamoDB does; then `last_evaluated_key` is set (also when the
 //   limit is reached exactly at the end of the data, as DynamoDB does). Filters and projections
 //   are the caller's business: every item read is returned and counted in `bytes_read`.
+// - Items come back as stored records (the item codec's bytes): a caller that only passes them
+//   on (Query/Scan without filter or projection) writes them out without building Items;
+//   Page::Decode() gives the Item.
 // - Items returned by an index read are the index's projected items.
 // - `exclusive_start` (already validated by the caller) resumes strictly after that position.
 #pragma once
@@ -34,7 +37,8 @@ struct PageOptions {
 };
 
 struct Page {
-  std::vector<Item> items;
+  std::vector<std::string> records;  // encoded items (model/item_codec.h), in read order
+  Result<Item> Decode(size_t i) const;
   std::optional<Item> last_evaluated_key;
   uint64_t bytes_read = 0;
 };

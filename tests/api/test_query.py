@@ -558,3 +558,27 @@ def test_key_condition_expression_redundant_parentheses_and_case(ddb, ss):
     resp = ddb.query(TableName=ss, KeyConditionExpression="((sk BeTwEeN :a aNd :b) AnD (pk = :p))",
                      ExpressionAttributeValues={":p": S("p"), ":a": S("a4"), ":b": S("a6")})
     assert sks(resp) == ["a4", "a5", "a6"]
+
+
+def test_every_type_reads_back_identically_through_query_scan_and_get_item(ddb):
+    # Query and Scan without filter or projection write stored records straight to JSON; they
+    # must give exactly what GetItem (which builds the item) gives, for every type and nesting.
+    name = create(ddb, "N")
+    item = {
+        "pk": S("p"), "sk": N(1),
+        "s": S("quote \" backslash \\ newline \n tab \t unicode \u00e9\u4e2d \U0001F600 control \x01"),
+        "n": N("-0.000000000000000000000000000000000001234"), "big": N("99999999999999999999999999999999999999"),
+        "b": B(b"\x00\xff\x10binary"), "t": {"BOOL": True}, "f": {"BOOL": False}, "z": {"NULL": True},
+        "ss": {"SS": ["b", "a", "\u00e9"]}, "ns": {"NS": ["1E+125", "-1E-130", "0"]},
+        "bs": {"BS": [b"\x00", b"xy"]},
+        "l": {"L": [S(""), N(0), {"L": []}, {"M": {}}, {"L": [{"SS": ["x"]}, {"NULL": True}]}]},
+        "m": {"M": {"inner": {"M": {"deep": {"L": [N("3.14"), B(b"\x01")]}}}, "empty": {"M": {}},
+                    "set": {"NS": ["7"]}}},
+    }
+    ddb.put_item(TableName=name, Item=item)
+    got = ddb.get_item(TableName=name, Key={"pk": S("p"), "sk": N(1)}, ConsistentRead=True)["Item"]
+    queried = ddb.query(TableName=name, KeyConditionExpression="pk = :p",
+                        ExpressionAttributeValues={":p": S("p")}, ConsistentRead=True)["Items"]
+    scanned = ddb.scan(TableName=name, ConsistentRead=True)["Items"]
+    assert queried == [got] and scanned == [got]
+    assert got["s"] == item["s"] and got["b"] == item["b"] and got["l"] == item["l"] and got["m"] == item["m"]

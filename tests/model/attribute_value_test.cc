@@ -104,6 +104,96 @@ TEST(ItemCodec, SurvivesGarbage) {
   }
 }
 
+// Rebuilds an item from the visitor's calls: proves the walk reports everything, in order.
+class RebuildVisitor : public EncodedItemVisitor {
+ public:
+  Item item;
+
+  void Name(std::string_view name) override { name_ = std::string(name); }
+  void Bytes(AttrType type, std::string_view bytes) override {
+    if (!stack_.empty() && (stack_.back().type == AttrType::kSS || stack_.back().type == AttrType::kBS)) {
+      stack_.back().members.emplace_back(bytes);
+      return;
+    }
+    Put(type == AttrType::kS ? AttributeValue::S(std::string(bytes)) : AttributeValue::B(std::string(bytes)));
+  }
+  void Num(const Number& number) override {
+    if (!stack_.empty() && stack_.back().type == AttrType::kNS) {
+      stack_.back().numbers.push_back(number);
+      return;
+    }
+    Put(AttributeValue::N(number));
+  }
+  void Boolean(bool value) override { Put(AttributeValue::Bool(value)); }
+  void Null() override { Put(AttributeValue::Null()); }
+  void Begin(AttrType type, uint64_t) override { stack_.push_back({type, name_}); }
+  void End(AttrType type) override {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    name_ = f.name;
+    switch (type) {
+      case AttrType::kL: Put(AttributeValue::L(std::move(f.list))); break;
+      case AttrType::kM: Put(AttributeValue::M(std::move(f.map))); break;
+      case AttrType::kSS: Put(AttributeValue::SS(std::move(f.members))); break;
+      case AttrType::kBS: Put(AttributeValue::BS(std::move(f.members))); break;
+      default: Put(AttributeValue::NS(std::move(f.numbers))); break;
+    }
+  }
+
+ private:
+  struct Frame {
+    AttrType type;
+    std::string name;  // the name this container will be stored under in its parent
+    AttributeValue::List list;
+    AttributeValue::Map map;
+    std::vector<std::string> members;
+    std::vector<Number> numbers;
+  };
+  void Put(AttributeValue v) {
+    if (stack_.empty()) {
+      item.emplace(name_, std::move(v));
+    } else if (stack_.back().type == AttrType::kL) {
+      stack_.back().list.push_back(std::move(v));
+    } else {
+      stack_.back().map.emplace(name_, std::move(v));
+    }
+  }
+  std::string name_;
+  std::vector<Frame> stack_;
+};
+
+TEST(EncodedItem, VisitReportsEveryValueInOrder) {
+  Item item = EveryType();
+  RebuildVisitor visitor;
+  ASSERT_TRUE(VisitEncodedItem(EncodeItem(item), visitor).ok());
+  EXPECT_EQ(visitor.item, item);
+}
+
+TEST(EncodedItem, SizeEqualsItemSize) {
+  Item every = EveryType();
+  std::vector<Item> items = {
+      Item{},
+      every,
+      Item{{"l", AttributeValue::L({AttributeValue::L({AttributeValue::M({{"k", AttributeValue::NS({N("7")})}})}),
+                                    AttributeValue::SS({"abc"}), AttributeValue::Bool(false)})}},
+      Item{{"m", AttributeValue::M({{"a", AttributeValue::L({})}, {"bb", AttributeValue::M({})}})}},
+  };
+  for (const auto& [name, value] : every) items.push_back(Item{{name, value}});
+  for (const Item& item : items) {
+    auto size = EncodedItemSize(EncodeItem(item));
+    ASSERT_TRUE(size.ok());
+    EXPECT_EQ(*size, ItemSize(item));
+  }
+}
+
+TEST(EncodedItem, RejectsTruncationLikeDecode) {
+  std::string bytes = EncodeItem(EveryType());
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_FALSE(EncodedItemSize(std::string_view(bytes).substr(0, n)).ok()) << "prefix " << n;
+  }
+  EXPECT_FALSE(EncodedItemSize(bytes + "x").ok());
+}
+
 std::string KeyOf(const AttributeValue& v) {
   std::string out;
   AppendKeyComponent(v, out);

@@ -10,6 +10,12 @@
 namespace monotable::table {
 namespace {
 
+std::vector<Item> ItemsOf(const Page& page) {
+  std::vector<Item> items;
+  for (size_t i = 0; i < page.records.size(); ++i) items.push_back(page.Decode(i).value());
+  return items;
+}
+
 Number Num(const std::string& text) { return Number::Parse(text).value(); }
 
 class ReaderTest : public ::testing::Test {
@@ -50,7 +56,7 @@ class ReaderTest : public ::testing::Test {
 
   std::vector<std::string> SortKeys(const Page& page) {
     std::vector<std::string> out;
-    for (const auto& item : page.items) out.push_back(item.at("sk").n().ToString());
+    for (const auto& item : ItemsOf(page)) out.push_back(item.at("sk").n().ToString());
     return out;
   }
 
@@ -122,7 +128,7 @@ TEST_F(ReaderTest, LimitReachedAtTheEndStillReportsLastEvaluatedKey) {
   ASSERT_TRUE(page.last_evaluated_key);
   o.exclusive_start = &*page.last_evaluated_key;
   Page next = Query({}, o);
-  EXPECT_TRUE(next.items.empty());
+  EXPECT_TRUE(next.records.empty());
   EXPECT_FALSE(next.last_evaluated_key);
 }
 
@@ -132,7 +138,7 @@ TEST_F(ReaderTest, PageStopsAfterOneMegabyteIncludingTheCrossingItem) {
     Put({{"pk", AttributeValue::S("p")}, {"sk", AttributeValue::N(Number::FromInt(i))}, {"d", AttributeValue::S(blob)}});
   }
   Page page = Query({});
-  EXPECT_EQ(page.items.size(), 11u);  // 10 items are < 1 MB, the 11th crosses it
+  EXPECT_EQ(page.records.size(), 11u);  // 10 items are < 1 MB, the 11th crosses it
   EXPECT_TRUE(page.last_evaluated_key);
 }
 
@@ -152,7 +158,7 @@ TEST_F(ReaderTest, BeginsWithOnBinarySortKeyOfLocalIndex) {
   auto page = QueryPartition(*db_, *table_, lsi, {AttributeValue::S("p")}, c, {});
   ASSERT_TRUE(page.ok());
   std::vector<std::string> order;
-  for (const auto& item : page->items) {
+  for (const auto& item : ItemsOf(*page)) {
     order.push_back(item.at("sk").n().ToString());
     EXPECT_EQ(item.count("hidden"), 0u);  // INCLUDE projection
     EXPECT_EQ(item.at("extra").s(), "e");
@@ -166,7 +172,7 @@ TEST_F(ReaderTest, GlobalIndexIsSparseAndFollowsKeyChanges) {
     auto page = QueryPartition(*db_, *table_, gsi, {AttributeValue::S(gpk)}, {}, {});
     EXPECT_TRUE(page.ok());
     std::vector<std::string> out;
-    for (const auto& item : page->items) out.push_back(item.at("gsk").s());
+    for (const auto& item : ItemsOf(*page)) out.push_back(item.at("gsk").s());
     return out;
   };
   Put({{"pk", AttributeValue::S("a")}, {"sk", AttributeValue::N(Num("1"))}, {"gpk", AttributeValue::S("G")},
@@ -198,7 +204,7 @@ TEST_F(ReaderTest, ParallelScanSegmentsCoverEveryItemExactlyOnce) {
         o.exclusive_start = start ? &*start : nullptr;
         auto page = ScanSegment(*db_, *table_, nullptr, segment, total, o);
         ASSERT_TRUE(page.ok());
-        for (const auto& item : page->items) seen.insert(item.at("pk").s() + "/" + item.at("sk").n().ToString());
+        for (const auto& item : ItemsOf(*page)) seen.insert(item.at("pk").s() + "/" + item.at("sk").n().ToString());
         start = page->last_evaluated_key;
       } while (start);
     }
@@ -244,7 +250,7 @@ TEST(MultiAttributeIndexTest, EqualPrefixThenConditionOnTheNextSortAttribute) {
     auto page = QueryPartition(db, *table, index, {AttributeValue::S("b"), AttributeValue::N(Number::FromInt(2))}, sort, o);
     EXPECT_TRUE(page.ok());
     std::vector<std::string> out;
-    for (const auto& item : page->items) {
+    for (const auto& item : ItemsOf(*page)) {
       EXPECT_EQ(item.at("h1").s(), "b");
       out.push_back(item.at("r1").s() + ":" + item.at("r2").n().ToString());
     }

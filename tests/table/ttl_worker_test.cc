@@ -52,7 +52,7 @@ class TtlWorkerTest : public ::testing::Test {
     auto table = Table();
     auto page = ScanSegment(*db_, *table, table->description->FindIndex("gsi"), 0, 1, {});
     EXPECT_TRUE(page.ok());
-    return page.ok() ? page->items.size() : 0;
+    return page.ok() ? page->records.size() : 0;
   }
   Item Expiring(const std::string& pk, AttributeValue expiry) {
     return {{"pk", AttributeValue::S(pk)}, {"g", AttributeValue::S("x")}, {"exp", std::move(expiry)}};

@@ -67,8 +67,11 @@ Status ReadPages(table::Database& db, const PreparedStatement& s, const ExecOpti
                                                                         s.read.sort, page_options)
                                                 : table::ScanSegment(db, *s.table, s.index, 0, 1, page_options));
     state.bytes += page.bytes_read;
-    if (remaining) *remaining -= static_cast<int64_t>(page.items.size());
-    for (Item& item : page.items) MT_RETURN_IF_ERROR(state.Take(std::move(item)));
+    if (remaining) *remaining -= static_cast<int64_t>(page.records.size());
+    for (size_t r = 0; r < page.records.size(); ++r) {
+      MT_ASSIGN_OR_RETURN(Item item, page.Decode(r));
+      MT_RETURN_IF_ERROR(state.Take(std::move(item)));
+    }
     if (page.last_evaluated_key) {
       state.out.last_evaluated_key = page.last_evaluated_key;
       state.out.next_token = EncodeNextToken(s, {i, std::move(page.last_evaluated_key)});
