@@ -24,6 +24,7 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr uint64_t kMaxBody = 16 * 1024 * 1024;
+constexpr size_t kKeptBodyCapacity = 256 * 1024;  // a connection keeps a request buffer up to this size
 // Time a connection may take to deliver one whole request (also the idle keep-alive limit), so
 // slow or stuck clients cannot hold connections forever.
 constexpr auto kRequestTimeout = std::chrono::seconds(120);
@@ -57,6 +58,69 @@ const char* Reason(int status) {
     default: return "Unknown";
   }
 }
+
+// Parses one request into buffers its connection reuses: the method, target and header fields are
+// copied into one arena string (no per-field allocation, unlike Beast's basic_fields), the body
+// into the connection's body string. Spans are offsets into the arena, turned into views once the
+// header is complete (the arena may grow while fields arrive).
+class RequestParser : public http::basic_parser<true> {
+ public:
+  struct Span {
+    uint32_t offset = 0, size = 0;
+  };
+  struct Field {
+    Span name, value;
+    http::field known;
+  };
+
+  RequestParser(std::string& arena, std::vector<Field>& fields, std::string& body)
+      : arena_(arena), fields_(fields), body_(body) {
+    arena_.clear();
+    fields_.clear();
+    body_.clear();
+  }
+
+  std::string_view View(Span s) const { return std::string_view(arena_).substr(s.offset, s.size); }
+  Span method, target;
+  int version = 11;
+
+ private:
+  Span Append(beast::string_view v) {
+    Span s{static_cast<uint32_t>(arena_.size()), static_cast<uint32_t>(v.size())};
+    arena_.append(v.data(), v.size());
+    return s;
+  }
+  void on_request_impl(http::verb, beast::string_view method_text, beast::string_view target_text, int http_version,
+                       beast::error_code&) override {
+    method = Append(method_text);
+    target = Append(target_text);
+    version = http_version;
+  }
+  void on_response_impl(int, beast::string_view, int, beast::error_code&) override {}
+  void on_field_impl(http::field known, beast::string_view name, beast::string_view value,
+                     beast::error_code&) override {
+    Span n = Append(name);
+    fields_.push_back({n, Append(value), known});
+  }
+  void on_header_impl(beast::error_code&) override {}
+  void on_body_init_impl(const boost::optional<uint64_t>& length, beast::error_code&) override {
+    if (length) body_.reserve(*length + 4);  // within body_limit (checked before); +4 for the JSON pad
+  }
+  size_t on_body_impl(beast::string_view piece, beast::error_code&) override {
+    body_.append(piece.data(), piece.size());
+    return piece.size();
+  }
+  void on_chunk_header_impl(uint64_t, beast::string_view, beast::error_code&) override {}
+  size_t on_chunk_body_impl(uint64_t, beast::string_view piece, beast::error_code&) override {
+    body_.append(piece.data(), piece.size());
+    return piece.size();
+  }
+  void on_finish_impl(beast::error_code&) override {}
+
+  std::string& arena_;
+  std::vector<Field>& fields_;
+  std::string& body_;
+};
 
 // What the registry needs of a connection, whatever its stream (plain TCP or TLS).
 class SessionBase : public std::enable_shared_from_this<SessionBase> {
@@ -121,7 +185,7 @@ class Session : public SessionBase {
  private:
   void ReadRequest() {
     if (registry_.draining) return Close();
-    parser_.emplace();
+    parser_.emplace(arena_, fields_, body_in_);
     parser_->body_limit(kMaxBody);
     parser_->header_limit(64 * 1024);
     busy_ = false;
@@ -135,28 +199,28 @@ class Session : public SessionBase {
     if (ec) return Close();
     busy_ = true;
     last_activity_.store(NowTicks(), std::memory_order_relaxed);
-    auto& req = parser_->get();
-    auto view_of = [](beast::string_view v) { return std::string_view(v.data(), v.size()); };
-    HttpRequestView view;
-    view.method = view_of(req.method_string());
-    view.url = view_of(req.target());
-    view.headers.reserve(16);
-    for (const auto& field : req) {
-      std::string_view name = view_of(field.name_string());
-      std::string_view value = view_of(field.value());
+    RequestParser& req = *parser_;
+    HttpRequestView& view = view_;
+    view.method = req.View(req.method);
+    view.url = req.View(req.target);
+    view.headers.clear();
+    view.target = view.content_type = view.origin = view.cors_request_headers = view.cors_request_method = {};
+    for (const auto& field : fields_) {
+      std::string_view name = req.View(field.name);
+      std::string_view value = req.View(field.value);
       view.headers.emplace_back(name, value);
-      switch (field.name()) {
+      switch (field.known) {
         case http::field::content_type: view.content_type = value; break;
         case http::field::origin: view.origin = value; break;
         case http::field::access_control_request_headers: view.cors_request_headers = value; break;
         case http::field::access_control_request_method: view.cors_request_method = value; break;
         default:
-          if (name.size() == 12 && beast::iequals(field.name_string(), "X-Amz-Target")) view.target = value;
+          if (name.size() == 12 && beast::iequals(beast::string_view(name.data(), name.size()), "X-Amz-Target")) view.target = value;
       }
     }
-    view.body = std::move(req.body());
+    view.body = std::move(body_in_);
     bool keep_alive = req.keep_alive() && !registry_.draining;
-    bool http10 = req.version() == 10;
+    bool http10 = req.version == 10;
 
     HttpResponse out;
     try {
@@ -165,6 +229,8 @@ class Session : public SessionBase {
       std::fprintf(stderr, "monotable: request failed: %s\n", e.what());
       out = InternalError();
     }
+    body_in_ = std::move(view.body);  // keeps its capacity for the next request, unless it is large
+    if (body_in_.capacity() > kKeptBodyCapacity) std::string().swap(body_in_);
     WriteResponse(out, keep_alive, http10);
   }
 
@@ -242,7 +308,12 @@ class Session : public SessionBase {
 
   Stream socket_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<RequestParser> parser_;
+  // Reused from request to request: header bytes, field spans, request body, the request view.
+  std::string arena_;
+  std::vector<RequestParser::Field> fields_;
+  std::string body_in_;
+  HttpRequestView view_;
   std::string head_;
   std::string body_;
   std::unique_ptr<char[]> drain_buffer_;
