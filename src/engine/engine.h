@@ -15,6 +15,9 @@
 //   Guard checks and application are atomic with respect to every other Commit that touches any
 //   of the same keys (guards or mutations). Commits on disjoint keys do not serialize on a global
 //   lock. With EngineOptions::sync the commit is durable (WAL fsynced) before Commit() returns.
+// - ReadToken(key), taken BEFORE reading a guard's expected value, may be put in the guard: when
+//   no commit has touched the key's stripe since the token was taken, Commit() knows the value
+//   read is still current and skips re-reading it. A token of 0 (the default) always re-reads.
 // - DeleteRange() removes every key in [lower, upper) (unguarded; used to drop tables); an empty
 //   `upper` means "to the end". It is not serialized against concurrent guarded Commits.
 // - All methods are thread-safe. Errors from the backend surface as kIo / kCorruption.
@@ -34,6 +37,7 @@ namespace monotable::engine {
 struct Guard {
   std::string key;
   std::optional<std::string> expected;  // nullopt: the key must be absent
+  uint64_t read_token = 0;              // Engine::ReadToken(key) from before `expected` was read
 };
 
 struct Mutation {
@@ -82,6 +86,7 @@ class Engine {
       std::string lower, std::string upper,
       std::shared_ptr<const Snapshot> snapshot = nullptr) = 0;
   virtual Status Commit(const WriteBatch& batch) = 0;
+  virtual uint64_t ReadToken(std::string_view key) { return 0; }
   virtual Status DeleteRange(std::string_view lower, std::string_view upper) = 0;
   // Approximate bytes stored in [lower, upper); used for sizes the API reports only as estimates.
   virtual uint64_t ApproximateSize(std::string_view lower, std::string_view upper) = 0;

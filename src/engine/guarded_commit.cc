@@ -14,6 +14,10 @@ size_t GuardedCommitter::StripeOf(std::string_view key) {
   return std::hash<std::string_view>{}(key) % kNumStripes;
 }
 
+uint64_t GuardedCommitter::Token(std::string_view key) const {
+  return stripes_[StripeOf(key)].version.load(std::memory_order_acquire);
+}
+
 Status GuardedCommitter::Commit(const WriteBatch& batch) {
   if (batch.guards.empty() && batch.mutations.empty()) return Status::Ok();
 
@@ -34,6 +38,9 @@ Status GuardedCommitter::Commit(const WriteBatch& batch) {
   } unlocker{this, ids};
 
   for (const Guard& g : batch.guards) {
+    if (g.read_token != 0 && g.read_token == stripes_[StripeOf(g.key)].version.load(std::memory_order_acquire)) {
+      continue;  // untouched since the caller read it: `expected` is current
+    }
     Result<std::optional<std::string>> current = read_latest_(g.key);
     if (!current.ok()) return current.status();
     if (*current != g.expected) {
@@ -41,7 +48,11 @@ Status GuardedCommitter::Commit(const WriteBatch& batch) {
     }
   }
   if (batch.mutations.empty()) return Status::Ok();
-  return apply_(batch.mutations);
+  Status applied = apply_(batch.mutations);
+  // Bumped even when applying failed part-way: a reader's token must never vouch for a value
+  // that may have changed. Still under the stripe locks, after the mutations are visible.
+  for (const Mutation& m : batch.mutations) stripes_[StripeOf(m.key)].version.fetch_add(1, std::memory_order_acq_rel);
+  return applied;
 }
 
 }  // namespace monotable::engine

@@ -6,11 +6,16 @@
 //   commits never deadlock), checks every guard against `read_latest`, and on success hands the
 //   mutations to `apply_atomically`; then unlocks. There is no global lock: commits whose keys
 //   fall on disjoint stripes run in parallel.
+// - Every stripe carries a version, bumped (under its lock, after the mutations are applied) by
+//   each commit that mutates a key on it. Token(key) reads it; a guard whose read_token still
+//   equals its stripe's version at commit time is known to hold without calling `read_latest`
+//   (its expected value was read after the token, and no commit touched the stripe since).
 // - Atomicity holds only among writers that go through the same committer. Writers that bypass
 //   it (e.g. Engine::DeleteRange) are not serialized against guarded commits.
 // - `apply_atomically` must make all mutations visible to readers as one unit.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -38,10 +43,12 @@ class GuardedCommitter {
   Status Commit(const WriteBatch& batch);
 
   static size_t StripeOf(std::string_view key);
+  uint64_t Token(std::string_view key) const;
 
  private:
   struct alignas(64) Stripe {
     std::mutex mu;
+    std::atomic<uint64_t> version{1};  // never 0: 0 is "no token"
   };
 
   ReadLatestFn read_latest_;

@@ -48,6 +48,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
     std::vector<std::optional<std::string>> raws;
     bool refused = false;
     for (size_t i = 0; i < actions.size(); ++i) {
+      uint64_t token = db.engine().ReadToken(keys[i]);  // before the read: lets Commit skip re-reading
       MT_ASSIGN_OR_RETURN(auto raw, db.engine().Get(keys[i]));
       std::optional<Item> old_item;
       if (raw) {
@@ -55,7 +56,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         old_item = std::move(decoded);
       }
       out.old_items.push_back(old_item);
-      batch.guards.push_back({keys[i], raw});
+      batch.guards.push_back({keys[i], raw, token});
       auto applied = actions[i].apply(old_item ? &*old_item : nullptr);
       if (!applied.ok()) {
         ErrorCode code = applied.status().code();

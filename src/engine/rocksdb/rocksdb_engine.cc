@@ -186,6 +186,7 @@ class RocksDbEngine : public Engine {
   }
 
   Status Commit(const WriteBatch& batch) override { return committer_.Commit(batch); }
+  uint64_t ReadToken(std::string_view key) override { return committer_.Token(key); }
 
   Status DeleteRange(std::string_view lower, std::string_view upper) override {
     std::string end;
