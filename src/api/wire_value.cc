@@ -2,6 +2,7 @@
 
 #include "model/item_codec.h"
 
+#include <cstring>
 #include <set>
 #include <string_view>
 
@@ -193,6 +194,38 @@ void WriteAttributeValue(JsonWriter& w, const AttributeValue& value) {
       break;
   }
   w.EndObject();
+}
+
+namespace {
+
+// True when some byte is below 0x20, a quote or a backslash (what JSON strings escape), checked
+// eight bytes at a time: a byte b < n sets the high bit of (b - n) & ~b (exact as to whether any does).
+bool NeedsEscape(const char* s, size_t n) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  auto has_less = [&](uint64_t x, uint64_t below) { return (x - below * kOnes) & ~x & kHigh; };
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    std::memcpy(&x, s + i, 8);
+    if (has_less(x, 0x20) | has_less(x ^ (0x22 * kOnes), 1) | has_less(x ^ (0x5C * kOnes), 1)) return true;
+  }
+  for (; i < n; ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == '"' || c == '\\') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool JsonWriter::String(const char* s, rapidjson::SizeType length, bool copy) {
+  if (NeedsEscape(s, length)) return Writer::String(s, length, copy);
+  Prefix(rapidjson::kStringType);
+  char* out = os_->Push(length + 2);
+  out[0] = '"';
+  std::memcpy(out + 1, s, length);
+  out[length + 1] = '"';
+  return EndValue(true);
 }
 
 namespace {

@@ -16,7 +16,16 @@
 
 namespace monotable::api {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+// RapidJSON's writer, with the same output, but a string with nothing to escape (no control
+// character, quote or backslash: most keys and values) is copied whole instead of byte by byte.
+class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
+ public:
+  using Writer::Writer;
+  using Writer::Key;
+  using Writer::String;
+  bool String(const char* s, rapidjson::SizeType length, bool copy = false);
+  bool Key(const char* s, rapidjson::SizeType length, bool copy = false) { return String(s, length, copy); }
+};
 
 Result<AttributeValue> DecodeAttributeValue(const rapidjson::Value& json);
 // A map of name -> AttributeValue (Item, Key, ExpressionAttributeValues).
