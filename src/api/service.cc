@@ -21,13 +21,14 @@ constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
 constexpr std::string_view kDynamoPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 
+// 52 characters from [A-Z0-9], as AWS's request ids look: twelve base-36 digits from each 64-bit draw.
 std::string RequestId() {
   static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   thread_local std::mt19937_64 rng(std::random_device{}());
   std::string id(52, 'A');
-  for (size_t i = 0; i < id.size(); i += 8) {
+  for (size_t i = 0; i < id.size();) {
     uint64_t r = rng();
-    for (size_t j = i; j < std::min(i + 8, id.size()); ++j, r >>= 8) id[j] = kChars[(r & 0xff) % 36];
+    for (int j = 0; j < 12 && i < id.size(); ++j, ++i, r /= 36) id[i] = kChars[r % 36];
   }
   return id;
 }
