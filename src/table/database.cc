@@ -17,7 +17,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   if (options.in_memory) {
     engine = engine::NewMemoryEngine();
   } else {
-    MT_ASSIGN_OR_RETURN(engine, engine::OpenRocksDbEngine({options.path, options.sync}));
+    MT_ASSIGN_OR_RETURN(engine, engine::OpenRocksDbEngine({options.path, options.sync, kPartitionPrefixBytes}));
   }
   auto db = std::make_unique<Database>(std::move(engine));
   db->options_ = options;

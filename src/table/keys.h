@@ -15,6 +15,8 @@
 namespace monotable::table {
 
 constexpr uint32_t kSystemKeyPrefix = 0;
+// key_prefix + partition hash: the bytes every key of one partition shares (the engine's group prefix).
+constexpr size_t kPartitionPrefixBytes = 12;
 
 std::string PrefixBytes(uint32_t key_prefix);
 // [prefix, prefix + 1): every key of one key space.
