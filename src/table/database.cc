@@ -22,6 +22,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   auto db = std::make_unique<Database>(std::move(engine));
   db->options_ = options;
   db->throughput_.set_simulate(options.simulate_throughput);
+  db->throughput_.set_burst_seconds(options.burst_seconds);
   MT_RETURN_IF_ERROR(db->catalog_.Load());
   MT_RETURN_IF_ERROR(db->streams_.Load(db->catalog_));
   db->index_builder_.Resume();

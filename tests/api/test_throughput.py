@@ -1,6 +1,7 @@
 """Provisioned-throughput simulation (--simulate-throughput) and the per-partition heat map."""
 import http.client
 import json
+import time
 
 import pytest
 from botocore.exceptions import ClientError
@@ -11,6 +12,17 @@ from raw import call
 
 @pytest.fixture(scope="module")
 def throttling(binary):
+    """Buckets keep one second of unused capacity (--burst-seconds 1), so a hot key is throttled
+    as soon as it outruns its rate however long the table has existed."""
+    from conftest import Server
+    s = Server(binary, ["--in-memory", "--simulate-throughput", "--burst-seconds", "1"])
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def bursting(binary):
+    """AWS's burst: up to 300 s of unused capacity (the default)."""
     from conftest import Server
     s = Server(binary, ["--in-memory", "--simulate-throughput"])
     yield s
@@ -46,8 +58,11 @@ def write_load(c, name, gsi_key):
     return throttled
 
 
-def test_static_hot_gsi_key_throttles_and_a_sharded_one_does_not(throttling):
-    c = throttling.client()
+@pytest.mark.parametrize("fixture", ["throttling", "bursting"])
+def test_static_hot_gsi_key_throttles_and_a_sharded_one_does_not(request, fixture):
+    # Burst credit cannot lift a partition past 1,000 WCU a second: the hot key throttles with
+    # 300 s of credit banked as well.
+    c = request.getfixturevalue(fixture).client()
     hot, sharded = unique_name(), unique_name()
     gsi_table(c, hot)
     gsi_table(c, sharded)
@@ -97,8 +112,8 @@ def test_heat_map_shows_the_hot_key(server, ddb):
 
 # --- Reads by key: BatchGetItem, TransactGetItems and the PartiQL reads ----------------------------
 #
-# A table of 5 RCU: the partition holding the hot key serves at most 5 read units a second and keeps
-# no more than that. Each hot item is ~8 KB: 1 unit eventually consistent, 2 strongly consistent,
+# A table of 5 RCU on the `throttling` server: the partition holding the hot key serves at most 5
+# read units a second and keeps no more than that. Each hot item is ~8 KB: 1 unit eventually consistent, 2 strongly consistent,
 # 4 in a transaction, so one more read needs 200 ms or more of refill, far longer than the requests
 # below take.
 
@@ -230,3 +245,77 @@ def test_hot_key_reads_on_demand_are_never_throttled(throttling):
     assert partiql_hot_reads(c, name) == {"ExecuteStatement": [], "BatchExecuteStatement": [],
                                           "ExecuteTransaction": []}
     c.execute_statement(Statement=f"SELECT * FROM \"{name}\" WHERE pk = 'HOT'")
+
+
+# --- Burst capacity: up to 300 s of unused capacity, banked from the table's creation -------------
+
+def provisioned_table(c, rcu, wcu):
+    name = unique_name()
+    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                   ProvisionedThroughput={"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu})
+    return name
+
+
+def eventually(attempt, seconds=8.0):
+    """Calls attempt() until it does not raise a throttling error; returns how many were throttled."""
+    deadline = time.monotonic() + seconds
+    throttled = 0
+    while True:
+        try:
+            attempt()
+            return throttled
+        except ClientError as e:
+            assert e.response["Error"]["Code"] in ("ProvisionedThroughputExceededException",
+                                                   "TransactionCanceledException")
+            throttled += 1
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.25)
+
+
+def test_transact_get_items_succeeds_on_a_table_below_2_rcu(bursting):
+    # A transactional read costs 2 units; a 1 RCU table banks them after a second of not reading.
+    c = bursting.client()
+    name = provisioned_table(c, 1, 5)
+    c.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    got = []
+    eventually(lambda: got.append(c.transact_get_items(
+        TransactItems=[{"Get": {"TableName": name, "Key": {"pk": {"S": "a"}}}}], ReturnConsumedCapacity="TOTAL")))
+    assert got[0]["Responses"] == [{"Item": {"pk": {"S": "a"}}}]
+    assert got[0]["ConsumedCapacity"][0]["CapacityUnits"] == 2.0
+
+
+def test_a_read_costing_more_than_the_tables_rcu_is_served_from_burst(bursting):
+    # A strongly consistent read of a 16 KB item costs 4 units on a 2 RCU table.
+    c = bursting.client()
+    name = provisioned_table(c, 2, 20)
+    c.put_item(TableName=name, Item={"pk": {"S": "big"}, "blob": {"S": "x" * 16000}})
+    got = []
+    eventually(lambda: got.append(c.get_item(TableName=name, Key={"pk": {"S": "big"}}, ConsistentRead=True,
+                                             ReturnConsumedCapacity="TOTAL")))
+    assert got[0]["ConsumedCapacity"]["CapacityUnits"] == 4.0
+
+
+def test_a_hot_key_spends_the_banked_burst_then_throttles(bursting):
+    # 10 RCU idle for 3 s banks ~40 units: a burst of 1-unit reads gets far more than one second's
+    # 10, then the credit runs out and the key throttles.
+    c = bursting.client()
+    name = provisioned_table(c, 10, 5)
+    c.put_item(TableName=name, Item={"pk": {"S": "HOT"}})
+    time.sleep(3)
+    served = 0
+    with pytest.raises(ClientError) as e:
+        for _ in range(400):
+            c.get_item(TableName=name, Key={"pk": {"S": "HOT"}}, ConsistentRead=True)
+            served += 1
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    assert 25 <= served < 400
+
+
+def test_burst_seconds_flag_is_validated(binary):
+    import subprocess
+    out = subprocess.run([binary, "serve", "--burst-seconds", "0"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "--burst-seconds needs a number of seconds above 0" in out.stderr
+    usage = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=30).stderr
+    assert "--burst-seconds N" in usage
