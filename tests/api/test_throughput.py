@@ -113,9 +113,9 @@ def test_heat_map_shows_the_hot_key(server, ddb):
 # --- Reads by key: BatchGetItem, TransactGetItems and the PartiQL reads ----------------------------
 #
 # A table of 5 RCU on the `throttling` server: the partition holding the hot key serves at most 5
-# read units a second and keeps no more than that. Each hot item is ~8 KB: 1 unit eventually consistent, 2 strongly consistent,
-# 4 in a transaction, so one more read needs 200 ms or more of refill, far longer than the requests
-# below take.
+# read units a second and keeps no more than that. Each hot item is ~8 KB: 1 unit eventually
+# consistent, 2 strongly consistent, 4 in a transaction, so one more read needs 200 ms or more of
+# refill, far longer than the requests below take.
 
 HOT_ITEMS = 12
 
@@ -175,8 +175,8 @@ def test_transact_get_items_throttled_is_cancelled(throttling):
 
 
 def test_throttled_partiql_transaction_write_names_the_reason(throttling):
-    # 1 WCU: the partition holds 1 write unit, a 2 KB item needs 2. ExecuteTransaction gives the
-    # same cancellation reason as TransactWriteItems.
+    # 1 WCU: the partition holds 1 write unit, a 2 KB item needs 4 in a transaction. ExecuteTransaction
+    # gives the same cancellation reason as TransactWriteItems.
     c = throttling.client()
     name = unique_name()
     c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -319,3 +319,78 @@ def test_burst_seconds_flag_is_validated(binary):
     assert out.returncode == 2 and "--burst-seconds needs a number of seconds above 0" in out.stderr
     usage = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=30).stderr
     assert "--burst-seconds N" in usage
+
+
+# --- Transactional writes: table arms at double rate, ConditionCheck / EXISTS charged as writes ----
+#
+# A 10 WCU table on the `throttling` server: its one partition banks at most 10 write units. Checking
+# or writing a 3 KB item in a transaction costs 6 (twice ceil(3 KB / 1 KB)), as ConsumedCapacity says.
+
+def checked_table(c):
+    name = provisioned_table(c, 5, 10)
+    for k in ("a", "b"):
+        c.put_item(TableName=name, Item={"pk": {"S": k}, "blob": {"S": "x" * 3000}})
+    time.sleep(1.2)  # the write bucket is full again
+    return name
+
+
+def cancelled(server, operation, body):
+    """The cancellation reason codes of a transaction that must be cancelled."""
+    status, resp, _ = call(server.port, operation, body)
+    assert status == 400 and resp["__type"].endswith("TransactionCanceledException"), resp
+    return [r["Code"] for r in resp["CancellationReasons"]]
+
+
+def test_condition_checks_are_charged_as_transactional_writes(throttling):
+    c = throttling.client()
+    name = checked_table(c)
+
+    def check(k):
+        return {"ConditionCheck": {"TableName": name, "Key": {"pk": {"S": k}},
+                                   "ConditionExpression": "attribute_exists(pk)"}}
+
+    # 6 + 6 units: the second check finds 4 left.
+    assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [check("a"), check("b")]}) == [
+        "None", "ProvisionedThroughputExceeded"]
+    time.sleep(1.2)
+    resp = c.transact_write_items(TransactItems=[check("a")], ReturnConsumedCapacity="TOTAL")
+    assert resp["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 6.0, "WriteCapacityUnits": 6.0}]
+    # What that check consumed is gone: the next one is throttled.
+    assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [check("b")]}) == [
+        "ProvisionedThroughputExceeded"]
+
+
+def test_partiql_exists_is_charged_as_a_transactional_write(throttling):
+    c = throttling.client()
+    name = checked_table(c)
+
+    def exists(k):
+        return {"Statement": f"EXISTS(SELECT * FROM \"{name}\" WHERE pk = '{k}' AND \"blob\" IS NOT MISSING)"}
+
+    assert cancelled(throttling, "ExecuteTransaction", {"TransactStatements": [exists("a"), exists("b")]}) == [
+        "None", "ProvisionedThroughputExceeded"]
+    time.sleep(1.2)
+    c.execute_transaction(TransactStatements=[exists("a")])
+    assert cancelled(throttling, "ExecuteTransaction", {"TransactStatements": [exists("b")]}) == [
+        "ProvisionedThroughputExceeded"]
+
+
+def test_transactional_puts_are_charged_at_double_rate(throttling):
+    # A 4 KB put costs 4 units alone and 8 in a transaction: the transaction finds 10 - 8 = 2 left.
+    c = throttling.client()
+    name = checked_table(c)
+    item = {"pk": {"S": "c"}, "blob": {"S": "x" * 4000}}
+    c.transact_write_items(TransactItems=[{"Put": {"TableName": name, "Item": item}}])
+    with pytest.raises(ClientError) as e:
+        c.put_item(TableName=name, Item={**item, "pk": {"S": "d"}})
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+def test_deleting_a_missing_item_is_charged_the_minimum(throttling):
+    # DeleteItem reports 1 unit for a missing item; 1 WCU pays for one such delete a second.
+    c = throttling.client()
+    name = provisioned_table(c, 5, 1)
+    with pytest.raises(ClientError) as e:
+        for i in range(5):
+            c.delete_item(TableName=name, Key={"pk": {"S": "ghost"}})
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"

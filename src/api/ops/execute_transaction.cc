@@ -210,7 +210,7 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
     partiql::RecordStatement(s.Verb(), s.table->description->name, "", partiql::WriteKind(s), true);
     writes.push_back({s.table.get(), s.key, partiql::WriteApply(s), s.ast.kind == pq::StatementKind::kExists});
   }
-  auto result = table::WriteAtomically(ctx.db, writes);
+  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
   if (!result.ok() || !result->committed) {
     if (!token.empty()) ctx.idempotency.Abandon(token);
     if (!result.ok()) return result.status();

@@ -188,7 +188,7 @@ Status Run(OperationContext& ctx) {
     if (a.kind != Kind::kCheck) apply = LimitItemCollection(ctx.db, *a.table, a.key, std::move(apply));
     writes.push_back({a.table.get(), a.key, std::move(apply), a.kind == Kind::kCheck});
   }
-  auto result = table::WriteAtomically(ctx.db, writes);
+  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
   if (!result.ok()) {
     if (!token.empty()) ctx.idempotency.Abandon(token);
     return result.status();
