@@ -394,3 +394,40 @@ def test_deleting_a_missing_item_is_charged_the_minimum(throttling):
         for i in range(5):
             c.delete_item(TableName=name, Key={"pk": {"S": "ghost"}})
     assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+# --- ClientRequestToken replays: reported in read units, and charged as those reads ----------------
+#
+# A 2 RCU table on the `throttling` server: two 3 KB items cost 2 strongly consistent read units,
+# all the partition holds; a second replay right after the first is throttled.
+
+def test_transact_write_items_replays_are_charged_as_reads(throttling):
+    c = throttling.client()
+    name = provisioned_table(c, 2, 50)
+    token = unique_name("replay")
+    items = [{"Put": {"TableName": name, "Item": {"pk": {"S": k}, "blob": {"S": "x" * 3000}}}} for k in "ab"]
+    first = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    assert first["ConsumedCapacity"][0]["WriteCapacityUnits"] == 12.0
+    replay = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    assert replay["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}]
+    with pytest.raises(ClientError) as e:
+        for _ in range(5):
+            c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    # Nothing was applied twice, and once the reads are paid for the replay answers again.
+    time.sleep(1.2)
+    c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+
+
+def test_execute_transaction_replays_are_charged_as_reads(throttling):
+    c = throttling.client()
+    name = provisioned_table(c, 2, 50)
+    token = unique_name("replay")
+    statements = [{"Statement": f"INSERT INTO \"{name}\" VALUE {{'pk': '{k}', 'blob': ?}}",
+                   "Parameters": [{"S": "x" * 3000}]} for k in "ab"]
+    c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
+    c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
+    with pytest.raises(ClientError) as e:
+        for _ in range(5):
+            c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"

@@ -191,13 +191,11 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
       case txn::IdempotencyCache::Decision::kInProgress:
         return Status(ErrorCode::kTransactionInProgress, "Transaction is in progress");
       case txn::IdempotencyCache::Decision::kReplay: {
-        // A replay applies nothing; like TransactWriteItems it reports the reads made to answer.
-        CapacityByTable capacity;
-        for (const auto& s : statements) {
-          MT_ASSIGN_OR_RETURN(auto current, ctx.db.GetItem(*s.table, s.key));
-          capacity.Add(s.table->description->name,
-                       monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kStrong));
-        }
+        // A replay applies nothing; like TransactWriteItems it reports (and charges) the reads
+        // made to answer.
+        std::vector<table::ReadTarget> targets;
+        for (const auto& s : statements) targets.push_back({s.table, s.key});
+        MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeReplayReads(ctx.db, targets));
         ctx.out.StartObject();
         capacity.Write(ctx.out, capacity_mode, true);
         ctx.out.EndObject();
