@@ -2,12 +2,14 @@
 // SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
 // checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
 // Reads are charged like TransactGetItems (a throttled one cancels the transaction, read_charge.h);
-// writes report their index arms beside the doubled table arm, as TransactWriteItems does.
+// writes report their index arms beside the doubled table arm, and a write that would grow an
+// item collection past its limit cancels the transaction, as in TransactWriteItems.
 #include <rapidjson/stringbuffer.h>
 
 #include <set>
 
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/partiql/executor.h"
@@ -206,7 +208,11 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
   std::vector<table::WriteAction> writes;
   for (const auto& s : statements) {
     partiql::RecordStatement(s.Verb(), s.table->description->name, "", partiql::WriteKind(s), true);
-    writes.push_back({s.table.get(), s.key, partiql::WriteApply(s), s.ast.kind == pq::StatementKind::kExists});
+    bool check = s.ast.kind == pq::StatementKind::kExists;
+    // As in TransactWriteItems, a write that grows an item collection past its limit cancels.
+    table::ApplyFn apply = partiql::WriteApply(s);
+    if (!check) apply = LimitItemCollection(ctx.db, *s.table, s.key, std::move(apply));
+    writes.push_back({s.table.get(), s.key, std::move(apply), check});
   }
   auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
   if (!result.ok() || !result->committed) {
