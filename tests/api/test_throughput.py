@@ -324,12 +324,12 @@ def test_burst_seconds_flag_is_validated(binary):
 # --- Transactional writes: table arms at double rate, ConditionCheck / EXISTS charged as writes ----
 #
 # A 10 WCU table on the `throttling` server: its one partition banks at most 10 write units. Checking
-# or writing a 3 KB item in a transaction costs 6 (twice ceil(3 KB / 1 KB)), as ConsumedCapacity says.
+# or writing a 4 KB item in a transaction costs 8 (twice ceil(4 KB / 1 KB)), as ConsumedCapacity says.
 
 def checked_table(c):
     name = provisioned_table(c, 5, 10)
     for k in ("a", "b"):
-        c.put_item(TableName=name, Item={"pk": {"S": k}, "blob": {"S": "x" * 3000}})
+        c.put_item(TableName=name, Item={"pk": {"S": k}, "blob": {"S": "x" * 4000}})
     time.sleep(1.2)  # the write bucket is full again
     return name
 
@@ -349,12 +349,12 @@ def test_condition_checks_are_charged_as_transactional_writes(throttling):
         return {"ConditionCheck": {"TableName": name, "Key": {"pk": {"S": k}},
                                    "ConditionExpression": "attribute_exists(pk)"}}
 
-    # 6 + 6 units: the second check finds 4 left.
+    # 8 + 8 units: the second check finds 2 left.
     assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [check("a"), check("b")]}) == [
         "None", "ProvisionedThroughputExceeded"]
     time.sleep(1.2)
     resp = c.transact_write_items(TransactItems=[check("a")], ReturnConsumedCapacity="TOTAL")
-    assert resp["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 6.0, "WriteCapacityUnits": 6.0}]
+    assert resp["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 8.0, "WriteCapacityUnits": 8.0}]
     # What that check consumed is gone: the next one is throttled.
     assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [check("b")]}) == [
         "ProvisionedThroughputExceeded"]
@@ -376,10 +376,11 @@ def test_partiql_exists_is_charged_as_a_transactional_write(throttling):
 
 
 def test_transactional_puts_are_charged_at_double_rate(throttling):
-    # A 4 KB put costs 4 units alone and 8 in a transaction: the transaction finds 10 - 8 = 2 left.
+    # A 4.5 KB put costs 5 units alone and 10 in a transaction: the put after the transaction finds
+    # nothing left (at the single rate it would find 5).
     c = throttling.client()
     name = checked_table(c)
-    item = {"pk": {"S": "c"}, "blob": {"S": "x" * 4000}}
+    item = {"pk": {"S": "c"}, "blob": {"S": "x" * 4500}}
     c.transact_write_items(TransactItems=[{"Put": {"TableName": name, "Item": item}}])
     with pytest.raises(ClientError) as e:
         c.put_item(TableName=name, Item={**item, "pk": {"S": "d"}})
