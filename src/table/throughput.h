@@ -16,10 +16,12 @@
 //   and write capacity") of their rate as burst credit, so one request costing more than a
 //   second's rate is served once that much is banked. The docs describe burst credit as capacity
 //   left unused, so none is banked at creation: a bucket starts with one second of its rate plus
-//   what it would have banked since the table's creation time (a table created long ago, e.g.
-//   before a restart, starts full). A request without a partition key (Scan) draws on the
-//   table's bucket only. A request that would overdraw any bucket consumes nothing and gets
-//   ProvisionedThroughputExceededException. The partition count is AWS's
+//   what it would have banked since the table's creation time (a GSI's too: indexes keep no
+//   creation time; a table created long ago, e.g. before a restart, starts full). The partition
+//   ceiling starts full. A request without a partition key (Scan) draws on the table's bucket
+//   only. A request that would overdraw any bucket consumes nothing and gets
+//   ProvisionedThroughputExceededException (so one costing more than a bucket can hold is never
+//   served). The partition count is AWS's
 //   max(ceil(RCU / 3000 + WCU / 1000), ceil(size / 10 GB)). PAY_PER_REQUEST tables are never
 //   throttled.
 // - The clock (epoch seconds, never going backwards) is injectable for tests.
