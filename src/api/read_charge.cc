@@ -53,4 +53,16 @@ Result<CapacityByTable> ChargeTransactionalReads(OperationContext& ctx, const st
                 "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
 }
 
+Result<CapacityByTable> ChargeReplayReads(table::Database& db, const std::vector<table::ReadTarget>& targets) {
+  CapacityByTable capacity;
+  for (const table::ReadTarget& target : targets) {
+    const table::TableHandle& table = *target.table;
+    MT_ASSIGN_OR_RETURN(auto current, db.GetItem(table, target.key));
+    double units = monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kStrong);
+    MT_RETURN_IF_ERROR(ChargeItemRead(db, table, target.key, units));
+    capacity.Add(table.description->name, units);
+  }
+  return capacity;
+}
+
 }  // namespace monotable::api

@@ -15,6 +15,12 @@
 //   say "ProvisionedThroughputExceeded", with the throttle's message, for each throttled read and
 //   "None" for the others. What the other reads consumed stays consumed, as for a cancelled
 //   TransactWriteItems here.
+// - ChargeReplayReads() answers a ClientRequestToken replay of TransactWriteItems or
+//   ExecuteTransaction writes: the replay applies nothing, it reads each target item (strongly
+//   consistent, a missing item at the minimum) and, as AWS reports it in read units, is charged
+//   those reads, in request order, each in its own partition. It returns the capacity (one entry
+//   per table). A throttled read: ProvisionedThroughputExceededException (what the earlier reads
+//   consumed stays consumed); the client may retry the replay.
 #pragma once
 
 #include <optional>
@@ -33,5 +39,8 @@ namespace monotable::api {
 [[nodiscard]] Result<CapacityByTable> ChargeTransactionalReads(OperationContext& ctx,
                                                                const std::vector<table::ReadTarget>& targets,
                                                                const std::vector<std::optional<Item>>& items);
+
+[[nodiscard]] Result<CapacityByTable> ChargeReplayReads(table::Database& db,
+                                                        const std::vector<table::ReadTarget>& targets);
 
 }  // namespace monotable::api

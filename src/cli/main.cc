@@ -29,6 +29,9 @@ int Usage(const char* message) {
                "  --log-requests one JSON line per request on stderr (errors are always logged)\n"
                "  --simulate-throughput\n"
                "                 throttle PROVISIONED tables as AWS would (per-partition limits, burst)\n"
+               "  --burst-seconds N\n"
+               "                 with --simulate-throughput: seconds of unused capacity a table or\n"
+               "                 partition banks for bursts (default 300, as AWS; tests use less)\n"
                "  --tls-port P --tls-cert PEM --tls-key PEM\n"
                "                 also serve HTTPS on port P (0 picks a free port)\n"
                "  --credentials FILE\n"
@@ -84,6 +87,14 @@ int Serve(int argc, char** argv) {
       else server.tls_port = static_cast<uint16_t>(std::atoi(v));
     } else if (arg == "--simulate-throughput") {
       db_options.simulate_throughput = true;
+    } else if (arg == "--burst-seconds") {
+      const char* v = value();
+      char* end = nullptr;
+      double seconds = v ? std::strtod(v, &end) : -1;
+      if (!v || *end || !(seconds > 0) || seconds > 86400) {
+        return Usage("--burst-seconds needs a number of seconds above 0 (at most 86400)");
+      }
+      db_options.burst_seconds = seconds;
     } else if (arg == "--log-requests") {
       log_requests = true;
     } else if (arg == "--credentials") {

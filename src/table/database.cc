@@ -22,6 +22,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   auto db = std::make_unique<Database>(std::move(engine));
   db->options_ = options;
   db->throughput_.set_simulate(options.simulate_throughput);
+  db->throughput_.set_burst_seconds(options.burst_seconds);
   MT_RETURN_IF_ERROR(db->catalog_.Load());
   MT_RETURN_IF_ERROR(db->streams_.Load(db->catalog_));
   db->index_builder_.Resume();
@@ -100,7 +101,8 @@ std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, con
 Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply) {
   // A single-item write is a one-action transaction that never gives up on collisions.
   MT_ASSIGN_OR_RETURN(TransactionResult result,
-                      WriteAtomically(*this, {WriteAction{&table, key, apply}}, /*max_attempts=*/1 << 20));
+                      WriteAtomically(*this, {WriteAction{&table, key, apply}}, WriteCharge::kStandard,
+                                      /*max_attempts=*/1 << 20));
   if (!result.committed) return result.outcomes[0];
   return std::move(result.results[0]);
 }

@@ -33,6 +33,7 @@ struct DatabaseOptions {
   bool in_memory = false;  // use the memory engine instead
   bool sync = false;       // fsync the WAL before acknowledging a write
   bool simulate_throughput = false;  // throttle PROVISIONED tables as AWS would
+  double burst_seconds = Throughput::kDefaultBurstSeconds;  // unused capacity a simulated bucket keeps
   int64_t ttl_period_ms = 1000;         // how often the TTL worker looks for expired items
   int64_t ttl_change_interval_ms = 0;   // UpdateTimeToLive refuses a change this soon after the last (AWS: 1 h)
 };

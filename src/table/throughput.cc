@@ -14,29 +14,36 @@ namespace {
 
 constexpr size_t kMaxPartitions = 256;      // heat-map resolution cap
 constexpr size_t kHotKeys = 32;              // keys tracked per table / index
-constexpr double kBurstSeconds = 300;
 constexpr double kPartitionReadLimit = 3000;
 constexpr double kPartitionWriteLimit = 1000;
 
-double NowSeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+// The steady clock on the epoch scale: monotonic, yet comparable with a table's creation time.
+double SteadyEpochSeconds() {
+  using namespace std::chrono;
+  static const double offset = duration<double>(system_clock::now().time_since_epoch()).count() -
+                               duration<double>(steady_clock::now().time_since_epoch()).count();
+  return duration<double>(steady_clock::now().time_since_epoch()).count() + offset;
 }
 
 struct Bucket {
-  double tokens = -1;  // < 0: not yet initialised (starts full)
+  bool started = false;
+  double tokens = 0;
   double updated = 0;
-  // Refills at `rate` up to `capacity`, then takes `units` if available.
-  bool Take(double units, double rate, double capacity, double now) {
-    if (tokens < 0) {
-      tokens = capacity;
+  // Refills at `rate` up to `capacity`; a bucket seen for the first time holds `initial`.
+  void Refill(double rate, double capacity, double initial, double now) {
+    if (!started) {
+      started = true;
+      tokens = initial;
       updated = now;
     }
-    tokens = std::min(capacity, tokens + (now - updated) * rate);
+    tokens = std::min(capacity, tokens + std::max(0.0, now - updated) * rate);
     updated = now;
-    if (tokens < units) return false;
-    tokens -= units;
-    return true;
   }
+};
+
+struct PartitionBuckets {
+  Bucket read, write;                  // burst credit at the partition's rate
+  Bucket read_ceiling, write_ceiling;  // at most 3,000 RCU / 1,000 WCU a second
 };
 
 }  // namespace
@@ -50,9 +57,12 @@ struct Throughput::Space {
   std::atomic<uint64_t> sample{0};
   std::mutex mutex;  // buckets and hot keys
   Bucket read_bucket, write_bucket;
-  std::unordered_map<size_t, std::pair<Bucket, Bucket>> partition_buckets;
+  std::unordered_map<size_t, PartitionBuckets> partition_buckets;
   std::unordered_map<std::string, uint64_t> hot_keys;  // space-saving counts
 };
+
+Throughput::Throughput(bool simulate, SecondsClock clock)
+    : simulate_(simulate), clock_(clock ? std::move(clock) : SecondsClock(SteadyEpochSeconds)) {}
 
 std::shared_ptr<Throughput::Space> Throughput::SpaceFor(uint32_t key_prefix) {
   {
@@ -110,21 +120,32 @@ Status Throughput::Consume(const TableDescription& table, const IndexDescription
 
   bool throttled = false;
   if (simulate_ && !on_demand) {
-    double now = NowSeconds();
+    double now = clock_();
     double rate = write ? wcu : rcu;
-    double partition_rate = std::min(write ? kPartitionWriteLimit : kPartitionReadLimit, rate);
+    double ceiling = write ? kPartitionWriteLimit : kPartitionReadLimit;
+    double partition_rate = std::min(ceiling, rate);
+    // Credit banked since the table was created (none yet for a new table), on top of the
+    // current second's rate.
+    double age = std::max(0.0, now - table.creation_time);
+    auto initial = [&](double r, double capacity) { return std::min(capacity, r * (1 + age)); };
     std::lock_guard lock(space->mutex);
     Bucket& whole = write ? space->write_bucket : space->read_bucket;
-    auto& pair = space->partition_buckets[p];
-    Bucket& slice = write ? pair.second : pair.first;
-    // Refill both, then take from both or from neither.
-    whole.Take(0, rate, rate * kBurstSeconds, now);
-    slice.Take(0, partition_rate, partition_rate, now);
+    PartitionBuckets& buckets = space->partition_buckets[p];
+    Bucket& slice = write ? buckets.write : buckets.read;
+    Bucket& second = write ? buckets.write_ceiling : buckets.read_ceiling;
+    // Refill all, then take from all or from none.
+    whole.Refill(rate, rate * burst_seconds_, initial(rate, rate * burst_seconds_), now);
+    slice.Refill(partition_rate, partition_rate * burst_seconds_,
+                 initial(partition_rate, partition_rate * burst_seconds_), now);
+    second.Refill(ceiling, ceiling, ceiling, now);
     // Without a partition key (Scan) only the table's own bucket applies.
-    bool slice_ok = !partition_key || slice.tokens >= units;
+    bool slice_ok = !partition_key || (slice.tokens >= units && second.tokens >= units);
     if (whole.tokens >= units && slice_ok) {
       whole.tokens -= units;
-      if (partition_key) slice.tokens -= units;
+      if (partition_key) {
+        slice.tokens -= units;
+        second.tokens -= units;
+      }
     } else {
       throttled = true;
     }

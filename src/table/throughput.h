@@ -5,17 +5,31 @@
 // - Consume() records `units` of reads or writes against the table (index == nullptr) or one of
 //   its indexes, in the partition holding `partition_key`. Counters are always kept (lock-free
 //   per partition; the hot-key list is sampled).
-// - With simulation on, PROVISIONED tables and their GSIs throttle: a table/index token bucket
-//   refills at the provisioned rate and holds up to 300 s of unused capacity (burst credit); each
-//   partition may serve at most 3,000 RCU / 1,000 WCU per second (adaptive capacity lets one
-//   partition use the table's whole rate up to that cap). The partition count is AWS's
-//   max(ceil(RCU / 3000 + WCU / 1000), ceil(size / 10 GB)). A request that would overdraw either
-//   bucket consumes nothing and gets ProvisionedThroughputExceededException. PAY_PER_REQUEST
-//   tables are never throttled.
+// - With simulation on, PROVISIONED tables and their GSIs throttle (LSIs share the table's
+//   throughput). Three token buckets apply to a request, separately for reads and writes:
+//   * the table's (or GSI's): refills at the provisioned rate R;
+//   * the partition's: refills at min(R, 3,000 RCU / 1,000 WCU) (adaptive capacity lets one
+//     partition use the table's whole rate up to that ceiling);
+//   * the partition's ceiling: a partition never serves more than 3,000 RCU / 1,000 WCU in a
+//     second, burst or not ("burst capacity can't alleviate partition-level throttling").
+//   The first two keep up to burst_seconds (default 300, AWS's "up to 5 minutes of unused read
+//   and write capacity") of their rate as burst credit, so one request costing more than a
+//   second's rate is served once that much is banked. The docs describe burst credit as capacity
+//   left unused, so none is banked at creation: a bucket starts with one second of its rate plus
+//   what it would have banked since the table's creation time (a GSI's too: indexes keep no
+//   creation time; a table created long ago, e.g. before a restart, starts full). The partition
+//   ceiling starts full. A request without a partition key (Scan) draws on the table's bucket
+//   only. A request that would overdraw any bucket consumes nothing and gets
+//   ProvisionedThroughputExceededException (so one costing more than a bucket can hold is never
+//   served). The partition count is AWS's
+//   max(ceil(RCU / 3000 + WCU / 1000), ceil(size / 10 GB)). PAY_PER_REQUEST tables are never
+//   throttled.
+// - The clock (epoch seconds, never going backwards) is injectable for tests.
 // - HeatJson() reports the counters of a table and its indexes.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,10 +45,17 @@ namespace monotable::table {
 
 class Throughput {
  public:
-  explicit Throughput(bool simulate = false) : simulate_(simulate) {}
+  using SecondsClock = std::function<double()>;  // epoch seconds, monotonic
+  static constexpr double kDefaultBurstSeconds = 300;
+
+  // `clock` null: the steady clock, on the epoch scale.
+  explicit Throughput(bool simulate = false, SecondsClock clock = nullptr);
 
   void set_simulate(bool on) { simulate_ = on; }
   bool simulate() const { return simulate_; }
+  // Seconds of unused capacity a bucket keeps (> 0). Set before serving.
+  void set_burst_seconds(double seconds) { burst_seconds_ = seconds; }
+  double burst_seconds() const { return burst_seconds_; }
 
   Status Consume(const TableDescription& table, const IndexDescription* index, const AttributeValue* partition_key,
                  double units, bool write, int64_t table_bytes = 0);
@@ -46,6 +67,8 @@ class Throughput {
   std::shared_ptr<Space> SpaceFor(uint32_t key_prefix);
 
   bool simulate_;
+  double burst_seconds_ = kDefaultBurstSeconds;
+  SecondsClock clock_;
   mutable std::shared_mutex mutex_;
   std::map<uint32_t, std::shared_ptr<Space>> spaces_;  // by table / index key prefix
 };

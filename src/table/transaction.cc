@@ -10,12 +10,13 @@ namespace monotable::table {
 
 namespace {
 
-// Charges a write to the throughput model: the table arm in the item's partition, each index arm
-// in the partition of the item's index key. Throttled: ProvisionedThroughputExceededException.
-Status ChargeWrite(Database& db, const TableHandle& handle, const WriteResult& result) {
+// Charges a write to the throughput model: the table arm in the partition of the item's key (a
+// transaction's at double rate, a ConditionCheck's like a write of the item it checked, a write
+// or check of a missing item at the minimum), each index arm in the partition of the item's index
+// key. Throttled: ProvisionedThroughputExceededException.
+Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, const WriteResult& result,
+                   WriteCharge charge) {
   const TableDescription& table = *handle.description;
-  const Item* item = result.new_item ? &*result.new_item : result.old_item ? &*result.old_item : nullptr;
-  if (!item) return Status::Ok();
   auto key_of = [](const Item& i, const std::string& name) -> const AttributeValue* {
     auto it = i.find(name);
     return it == i.end() ? nullptr : &it->second;
@@ -23,20 +24,22 @@ Status ChargeWrite(Database& db, const TableHandle& handle, const WriteResult& r
   size_t size = std::max(result.old_item ? ItemSize(*result.old_item) : 0,
                          result.new_item ? ItemSize(*result.new_item) : 0);
   int64_t bytes = handle.stats->size_bytes.load(std::memory_order_relaxed);
-  MT_RETURN_IF_ERROR(db.throughput().Consume(table, nullptr, key_of(*item, table.hash_key()), WriteUnits(size),
+  MT_RETURN_IF_ERROR(db.throughput().Consume(table, nullptr, key_of(key, table.hash_key()),
+                                             WriteUnits(size, charge == WriteCharge::kTransactional),
                                              /*write=*/true, bytes));
   for (const IndexWriteCost& cost : result.index_costs) {
     const std::string& index_hash = cost.index->key_schema[0].name;
-    const AttributeValue* key = result.new_item ? key_of(*result.new_item, index_hash) : nullptr;
-    if (!key && result.old_item) key = key_of(*result.old_item, index_hash);
-    MT_RETURN_IF_ERROR(db.throughput().Consume(table, cost.index, key, cost.units, /*write=*/true, bytes));
+    const AttributeValue* index_key = result.new_item ? key_of(*result.new_item, index_hash) : nullptr;
+    if (!index_key && result.old_item) index_key = key_of(*result.old_item, index_hash);
+    MT_RETURN_IF_ERROR(db.throughput().Consume(table, cost.index, index_key, cost.units, /*write=*/true, bytes));
   }
   return Status::Ok();
 }
 
 }  // namespace
 
-Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, int max_attempts) {
+Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
+                                          int max_attempts) {
   std::vector<std::string> keys;
   keys.reserve(actions.size());
   for (const auto& a : actions) keys.push_back(ItemKeyOf(*a.table->description, a.key));
@@ -83,11 +86,11 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
                            result.new_item ? &*result.new_item : nullptr, batch);
         changes.Add(*actions[i].table->description, old_item ? &*old_item : nullptr,
                     result.new_item ? &*result.new_item : nullptr);
-        Status charged = ChargeWrite(db, *actions[i].table, result);
-        if (!charged.ok()) {
-          out.outcomes.back() = charged;
-          refused = true;
-        }
+      }
+      Status charged = ChargeWrite(db, *actions[i].table, actions[i].key, result, charge);
+      if (!charged.ok()) {
+        out.outcomes.back() = charged;
+        refused = true;
       }
       out.results.push_back(std::move(result));
       raws.push_back(std::move(raw));

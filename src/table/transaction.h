@@ -12,6 +12,11 @@
 //   for the ones that would have succeeded), in request order. Other errors are returned as is.
 // - An action whose apply returns the existing item unchanged (ConditionCheck) writes nothing but
 //   still guards its item.
+// - Every action that applies is charged to the throughput model (table::Throughput) before the
+//   commit, a ConditionCheck too (AWS bills it as a write of the item it checked): the table arm
+//   in the partition of the action's key, at double rate for kTransactional, and each index arm
+//   the write touches in its own partition. A throttled action is refused with
+//   ProvisionedThroughputExceeded like any other refusal; what the others consumed stays consumed.
 // - ReadConsistent reads all keys from one engine snapshot.
 #pragma once
 
@@ -35,7 +40,11 @@ struct TransactionResult {
   std::vector<WriteResult> results;         // one per action when committed
 };
 
-Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions,
+// A transaction's table arms cost double (TransactWriteItems, ExecuteTransaction); a single-item
+// write's do not.
+enum class WriteCharge { kStandard, kTransactional };
+
+Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
                                           int max_attempts = 16);
 
 struct ReadTarget {

@@ -529,3 +529,46 @@ def test_statements_log_how_they_ran(start_server):
         f"partiql: UPDATE on {t} ran as UpdateItem",
         f"partiql: DELETE on {t} ran as DeleteItem",
     ]
+
+
+# --- Item collections: the size limit of tables with an LSI ----------------------------------------
+
+def test_partiql_writes_respect_the_item_collection_limit(start_server, monkeypatch):
+    # A 300,000-byte limit (the 10 GB one, scaled down); items projected into the LSI count twice,
+    # so two 60 KB items fit in a collection and a third, or a growing update, does not.
+    monkeypatch.setenv("MONOTABLE_ITEM_COLLECTION_LIMIT_BYTES", "300000")
+    ddb = start_server("--in-memory").client()
+    t = unique_name()
+    ddb.create_table(TableName=t, BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                     AttributeDefinitions=[{"AttributeName": a, "AttributeType": ty}
+                                           for a, ty in (("pk", "S"), ("sk", "N"), ("l", "S"))],
+                     LocalSecondaryIndexes=[{"IndexName": "lsi", "Projection": {"ProjectionType": "ALL"},
+                                             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                           {"AttributeName": "l", "KeyType": "RANGE"}]}])
+    blob = [{"S": "x" * 60_000}]
+    insert = f"INSERT INTO \"{t}\" VALUE {{'pk': 'full', 'sk': ?, 'l': ?, 'payload': ?}}"
+    for i in range(2):
+        run(ddb, insert, Parameters=[{"N": str(i)}, {"S": f"l{i}"}, *blob])
+    limit = ("ItemCollectionSizeLimitExceededException", "Item collection size limit exceeded")
+    assert refused(ddb, insert, Parameters=[{"N": "2"}, {"S": "l2"}, *blob]) == limit
+    assert refused(ddb, f"UPDATE \"{t}\" SET more = ? WHERE pk = 'full' AND sk = 1", Parameters=blob) == limit
+    batch = ddb.batch_execute_statement(Statements=[
+        {"Statement": insert, "Parameters": [{"N": "3"}, {"S": "l3"}, *blob]},
+        {"Statement": f"INSERT INTO \"{t}\" VALUE {{'pk': 'other', 'sk': 0, 'payload': ?}}", "Parameters": blob}])
+    assert batch["Responses"][0]["Error"] == {"Code": "ItemCollectionSizeLimitExceeded",
+                                              "Message": "Item collection size limit exceeded"}
+    assert "Error" not in batch["Responses"][1]
+    grow = {"Statement": f"UPDATE \"{t}\" SET more = ? WHERE pk = 'full' AND sk = 0", "Parameters": blob}
+    with pytest.raises(ClientError) as e:
+        ddb.execute_transaction(TransactStatements=[
+            {"Statement": f"INSERT INTO \"{t}\" VALUE {{'pk': 'other', 'sk': 1}}"}, grow])
+    assert e.value.response["Error"]["Code"] == "TransactionCanceledException"
+    assert [r["Code"] for r in e.value.response["CancellationReasons"]] == ["None", "ItemCollectionSizeLimitExceeded"]
+    assert len(items(ddb, f"SELECT sk FROM \"{t}\" WHERE pk = 'full'")) == 2
+    assert len(items(ddb, f"SELECT sk FROM \"{t}\" WHERE pk = 'other'")) == 1
+    # Deletes and shrinking updates pass; then the collection has room again.
+    run(ddb, f"UPDATE \"{t}\" REMOVE payload WHERE pk = 'full' AND sk = 1")
+    run(ddb, f"DELETE FROM \"{t}\" WHERE pk = 'full' AND sk = 0")
+    run(ddb, insert, Parameters=[{"N": "2"}, {"S": "l2"}, *blob])
+    tx(ddb, f"UPDATE \"{t}\" SET more = 'y' WHERE pk = 'full' AND sk = 2")

@@ -1,6 +1,7 @@
 """Provisioned-throughput simulation (--simulate-throughput) and the per-partition heat map."""
 import http.client
 import json
+import time
 
 import pytest
 from botocore.exceptions import ClientError
@@ -11,6 +12,17 @@ from raw import call
 
 @pytest.fixture(scope="module")
 def throttling(binary):
+    """Buckets keep one second of unused capacity (--burst-seconds 1), so a hot key is throttled
+    as soon as it outruns its rate however long the table has existed."""
+    from conftest import Server
+    s = Server(binary, ["--in-memory", "--simulate-throughput", "--burst-seconds", "1"])
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def bursting(binary):
+    """AWS's burst: up to 300 s of unused capacity (the default)."""
     from conftest import Server
     s = Server(binary, ["--in-memory", "--simulate-throughput"])
     yield s
@@ -46,8 +58,11 @@ def write_load(c, name, gsi_key):
     return throttled
 
 
-def test_static_hot_gsi_key_throttles_and_a_sharded_one_does_not(throttling):
-    c = throttling.client()
+@pytest.mark.parametrize("fixture", ["throttling", "bursting"])
+def test_static_hot_gsi_key_throttles_and_a_sharded_one_does_not(request, fixture):
+    # Burst credit cannot lift a partition past 1,000 WCU a second: the hot key throttles with
+    # 300 s of credit banked as well.
+    c = request.getfixturevalue(fixture).client()
     hot, sharded = unique_name(), unique_name()
     gsi_table(c, hot)
     gsi_table(c, sharded)
@@ -97,10 +112,10 @@ def test_heat_map_shows_the_hot_key(server, ddb):
 
 # --- Reads by key: BatchGetItem, TransactGetItems and the PartiQL reads ----------------------------
 #
-# A table of 5 RCU: the partition holding the hot key serves at most 5 read units a second and keeps
-# no more than that. Each hot item is ~8 KB: 1 unit eventually consistent, 2 strongly consistent,
-# 4 in a transaction, so one more read needs 200 ms or more of refill, far longer than the requests
-# below take.
+# A table of 5 RCU on the `throttling` server: the partition holding the hot key serves at most 5
+# read units a second and keeps no more than that. Each hot item is ~8 KB: 1 unit eventually
+# consistent, 2 strongly consistent, 4 in a transaction, so one more read needs 200 ms or more of
+# refill, far longer than the requests below take.
 
 HOT_ITEMS = 12
 
@@ -160,8 +175,8 @@ def test_transact_get_items_throttled_is_cancelled(throttling):
 
 
 def test_throttled_partiql_transaction_write_names_the_reason(throttling):
-    # 1 WCU: the partition holds 1 write unit, a 2 KB item needs 2. ExecuteTransaction gives the
-    # same cancellation reason as TransactWriteItems.
+    # 1 WCU: the partition holds 1 write unit, a 2 KB item needs 4 in a transaction. ExecuteTransaction
+    # gives the same cancellation reason as TransactWriteItems.
     c = throttling.client()
     name = unique_name()
     c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -230,3 +245,190 @@ def test_hot_key_reads_on_demand_are_never_throttled(throttling):
     assert partiql_hot_reads(c, name) == {"ExecuteStatement": [], "BatchExecuteStatement": [],
                                           "ExecuteTransaction": []}
     c.execute_statement(Statement=f"SELECT * FROM \"{name}\" WHERE pk = 'HOT'")
+
+
+# --- Burst capacity: up to 300 s of unused capacity, banked from the table's creation -------------
+
+def provisioned_table(c, rcu, wcu):
+    name = unique_name()
+    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                   ProvisionedThroughput={"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu})
+    return name
+
+
+def eventually(attempt, seconds=8.0):
+    """Calls attempt() until it does not raise a throttling error; returns how many were throttled."""
+    deadline = time.monotonic() + seconds
+    throttled = 0
+    while True:
+        try:
+            attempt()
+            return throttled
+        except ClientError as e:
+            assert e.response["Error"]["Code"] in ("ProvisionedThroughputExceededException",
+                                                   "TransactionCanceledException")
+            throttled += 1
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.25)
+
+
+def test_transact_get_items_succeeds_on_a_table_below_2_rcu(bursting):
+    # A transactional read costs 2 units; a 1 RCU table banks them after a second of not reading.
+    c = bursting.client()
+    name = provisioned_table(c, 1, 5)
+    c.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    got = []
+    eventually(lambda: got.append(c.transact_get_items(
+        TransactItems=[{"Get": {"TableName": name, "Key": {"pk": {"S": "a"}}}}], ReturnConsumedCapacity="TOTAL")))
+    assert got[0]["Responses"] == [{"Item": {"pk": {"S": "a"}}}]
+    assert got[0]["ConsumedCapacity"][0]["CapacityUnits"] == 2.0
+
+
+def test_a_read_costing_more_than_the_tables_rcu_is_served_from_burst(bursting):
+    # A strongly consistent read of a 16 KB item costs 4 units on a 2 RCU table.
+    c = bursting.client()
+    name = provisioned_table(c, 2, 20)
+    c.put_item(TableName=name, Item={"pk": {"S": "big"}, "blob": {"S": "x" * 16000}})
+    got = []
+    eventually(lambda: got.append(c.get_item(TableName=name, Key={"pk": {"S": "big"}}, ConsistentRead=True,
+                                             ReturnConsumedCapacity="TOTAL")))
+    assert got[0]["ConsumedCapacity"]["CapacityUnits"] == 4.0
+
+
+def test_a_hot_key_spends_the_banked_burst_then_throttles(bursting):
+    # 10 RCU idle for 3 s banks ~40 units: a burst of 1-unit reads gets far more than one second's
+    # 10, then the credit runs out and the key throttles.
+    c = bursting.client()
+    name = provisioned_table(c, 10, 5)
+    c.put_item(TableName=name, Item={"pk": {"S": "HOT"}})
+    time.sleep(3)
+    served = 0
+    with pytest.raises(ClientError) as e:
+        for _ in range(400):
+            c.get_item(TableName=name, Key={"pk": {"S": "HOT"}}, ConsistentRead=True)
+            served += 1
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    assert 25 <= served < 400
+
+
+def test_burst_seconds_flag_is_validated(binary):
+    import subprocess
+    out = subprocess.run([binary, "serve", "--burst-seconds", "0"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "--burst-seconds needs a number of seconds above 0" in out.stderr
+    usage = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=30).stderr
+    assert "--burst-seconds N" in usage
+
+
+# --- Transactional writes: table arms at double rate, ConditionCheck / EXISTS charged as writes ----
+#
+# A 10 WCU table on the `throttling` server: its one partition banks at most 10 write units. Checking
+# or writing a 4 KB item in a transaction costs 8 (twice ceil(4 KB / 1 KB)), as ConsumedCapacity says.
+
+def checked_table(c):
+    name = provisioned_table(c, 5, 10)
+    for k in ("a", "b"):
+        c.put_item(TableName=name, Item={"pk": {"S": k}, "blob": {"S": "x" * 4000}})
+    time.sleep(1.2)  # the write bucket is full again
+    return name
+
+
+def cancelled(server, operation, body):
+    """The cancellation reason codes of a transaction that must be cancelled."""
+    status, resp, _ = call(server.port, operation, body)
+    assert status == 400 and resp["__type"].endswith("TransactionCanceledException"), resp
+    return [r["Code"] for r in resp["CancellationReasons"]]
+
+
+def test_condition_checks_are_charged_as_transactional_writes(throttling):
+    c = throttling.client()
+    name = checked_table(c)
+
+    def check(k):
+        return {"ConditionCheck": {"TableName": name, "Key": {"pk": {"S": k}},
+                                   "ConditionExpression": "attribute_exists(pk)"}}
+
+    # 8 + 8 units: the second check finds 2 left.
+    assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [check("a"), check("b")]}) == [
+        "None", "ProvisionedThroughputExceeded"]
+    time.sleep(1.2)
+    resp = c.transact_write_items(TransactItems=[check("a")], ReturnConsumedCapacity="TOTAL")
+    assert resp["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 8.0, "WriteCapacityUnits": 8.0}]
+    # What that check consumed is gone: the next one is throttled.
+    assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [check("b")]}) == [
+        "ProvisionedThroughputExceeded"]
+
+
+def test_partiql_exists_is_charged_as_a_transactional_write(throttling):
+    c = throttling.client()
+    name = checked_table(c)
+
+    def exists(k):
+        return {"Statement": f"EXISTS(SELECT * FROM \"{name}\" WHERE pk = '{k}' AND \"blob\" IS NOT MISSING)"}
+
+    assert cancelled(throttling, "ExecuteTransaction", {"TransactStatements": [exists("a"), exists("b")]}) == [
+        "None", "ProvisionedThroughputExceeded"]
+    time.sleep(1.2)
+    c.execute_transaction(TransactStatements=[exists("a")])
+    assert cancelled(throttling, "ExecuteTransaction", {"TransactStatements": [exists("b")]}) == [
+        "ProvisionedThroughputExceeded"]
+
+
+def test_transactional_puts_are_charged_at_double_rate(throttling):
+    # A 4.5 KB put costs 5 units alone and 10 in a transaction: the put after the transaction finds
+    # nothing left (at the single rate it would find 5).
+    c = throttling.client()
+    name = checked_table(c)
+    item = {"pk": {"S": "c"}, "blob": {"S": "x" * 4500}}
+    c.transact_write_items(TransactItems=[{"Put": {"TableName": name, "Item": item}}])
+    with pytest.raises(ClientError) as e:
+        c.put_item(TableName=name, Item={**item, "pk": {"S": "d"}})
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+def test_deleting_a_missing_item_is_charged_the_minimum(throttling):
+    # DeleteItem reports 1 unit for a missing item; 1 WCU pays for one such delete a second.
+    c = throttling.client()
+    name = provisioned_table(c, 5, 1)
+    with pytest.raises(ClientError) as e:
+        for i in range(5):
+            c.delete_item(TableName=name, Key={"pk": {"S": "ghost"}})
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+# --- ClientRequestToken replays: reported in read units, and charged as those reads ----------------
+#
+# A 2 RCU table on the `throttling` server: two 3 KB items cost 2 strongly consistent read units,
+# all the partition holds; a second replay right after the first is throttled.
+
+def test_transact_write_items_replays_are_charged_as_reads(throttling):
+    c = throttling.client()
+    name = provisioned_table(c, 2, 50)
+    token = unique_name("replay")
+    items = [{"Put": {"TableName": name, "Item": {"pk": {"S": k}, "blob": {"S": "x" * 3000}}}} for k in "ab"]
+    first = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    assert first["ConsumedCapacity"][0]["WriteCapacityUnits"] == 12.0
+    replay = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    assert replay["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}]
+    with pytest.raises(ClientError) as e:
+        for _ in range(5):
+            c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    # Nothing was applied twice, and once the reads are paid for the replay answers again.
+    time.sleep(1.2)
+    c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+
+
+def test_execute_transaction_replays_are_charged_as_reads(throttling):
+    c = throttling.client()
+    name = provisioned_table(c, 2, 50)
+    token = unique_name("replay")
+    statements = [{"Statement": f"INSERT INTO \"{name}\" VALUE {{'pk': '{k}', 'blob': ?}}",
+                   "Parameters": [{"S": "x" * 3000}]} for k in "ab"]
+    c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
+    c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
+    with pytest.raises(ClientError) as e:
+        for _ in range(5):
+            c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
+    assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"

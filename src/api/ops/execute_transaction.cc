@@ -2,12 +2,14 @@
 // SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
 // checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
 // Reads are charged like TransactGetItems (a throttled one cancels the transaction, read_charge.h);
-// writes report their index arms beside the doubled table arm, as TransactWriteItems does.
+// writes report their index arms beside the doubled table arm, and a write that would grow an
+// item collection past its limit cancels the transaction, as in TransactWriteItems.
 #include <rapidjson/stringbuffer.h>
 
 #include <set>
 
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/partiql/executor.h"
@@ -191,13 +193,11 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
       case txn::IdempotencyCache::Decision::kInProgress:
         return Status(ErrorCode::kTransactionInProgress, "Transaction is in progress");
       case txn::IdempotencyCache::Decision::kReplay: {
-        // A replay applies nothing; like TransactWriteItems it reports the reads made to answer.
-        CapacityByTable capacity;
-        for (const auto& s : statements) {
-          MT_ASSIGN_OR_RETURN(auto current, ctx.db.GetItem(*s.table, s.key));
-          capacity.Add(s.table->description->name,
-                       monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kStrong));
-        }
+        // A replay applies nothing; like TransactWriteItems it reports (and charges) the reads
+        // made to answer.
+        std::vector<table::ReadTarget> targets;
+        for (const auto& s : statements) targets.push_back({s.table, s.key});
+        MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeReplayReads(ctx.db, targets));
         ctx.out.StartObject();
         capacity.Write(ctx.out, capacity_mode, true);
         ctx.out.EndObject();
@@ -208,9 +208,13 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
   std::vector<table::WriteAction> writes;
   for (const auto& s : statements) {
     partiql::RecordStatement(s.Verb(), s.table->description->name, "", partiql::WriteKind(s), true);
-    writes.push_back({s.table.get(), s.key, partiql::WriteApply(s), s.ast.kind == pq::StatementKind::kExists});
+    bool check = s.ast.kind == pq::StatementKind::kExists;
+    // As in TransactWriteItems, a write that grows an item collection past its limit cancels.
+    table::ApplyFn apply = partiql::WriteApply(s);
+    if (!check) apply = LimitItemCollection(ctx.db, *s.table, s.key, std::move(apply));
+    writes.push_back({s.table.get(), s.key, std::move(apply), check});
   }
-  auto result = table::WriteAtomically(ctx.db, writes);
+  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
   if (!result.ok() || !result->committed) {
     if (!token.empty()) ctx.idempotency.Abandon(token);
     if (!result.ok()) return result.status();

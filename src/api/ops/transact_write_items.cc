@@ -8,6 +8,7 @@
 #include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
+#include "api/read_charge.h"
 #include "api/request_fields.h"
 #include "api/request_expressions.h"
 #include "model/capacity.h"
@@ -151,14 +152,11 @@ Status Run(OperationContext& ctx) {
       case txn::IdempotencyCache::Decision::kInProgress:
         return Status(ErrorCode::kTransactionInProgress, "Transaction is in progress");
       case txn::IdempotencyCache::Decision::kReplay: {
-        // A replay applies nothing; AWS reports the reads it made to answer as read units.
+        // A replay applies nothing; AWS reports (and charges) the reads it made to answer.
+        std::vector<table::ReadTarget> targets;
+        for (const Action& a : actions) targets.push_back({a.table, a.key});
+        MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeReplayReads(ctx.db, targets));
         ctx.out.StartObject();
-        CapacityByTable capacity;
-        for (const Action& a : actions) {
-          MT_ASSIGN_OR_RETURN(auto current, ctx.db.GetItem(*a.table, a.key));
-          capacity.Add(a.table->description->name,
-                       monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kStrong));
-        }
         capacity.Write(ctx.out, capacity_mode, true);
         ctx.out.EndObject();
         return Status::Ok();
@@ -188,7 +186,7 @@ Status Run(OperationContext& ctx) {
     if (a.kind != Kind::kCheck) apply = LimitItemCollection(ctx.db, *a.table, a.key, std::move(apply));
     writes.push_back({a.table.get(), a.key, std::move(apply), a.kind == Kind::kCheck});
   }
-  auto result = table::WriteAtomically(ctx.db, writes);
+  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
   if (!result.ok()) {
     if (!token.empty()) ctx.idempotency.Abandon(token);
     return result.status();

@@ -15,9 +15,12 @@
 //     nothing when there is no item. RETURNING fills `items`; with return_old_on_failure the item
 //     that failed the condition comes back in `failed_item`. A write's `consumed` holds its table
 //     arm and the arm of every index it touched, as PutItem / UpdateItem / DeleteItem report.
+//   On a table with an LSI a write that grows an item collection past its limit is refused with
+//   ItemCollectionSizeLimitExceededException (item_collections.h), as PutItem / UpdateItem are.
 //   The outcome is a value: `status` carries any error, ConditionalCheckFailed included.
 // - WriteApply() is the side-effect-free apply step of a write statement (INSERT / UPDATE /
-//   DELETE / EXISTS) for table::WriteAtomically, as ExecuteTransaction runs them.
+//   DELETE / EXISTS) for table::WriteAtomically, as ExecuteTransaction runs them (which adds the
+//   item-collection limit, LimitItemCollection, to the writes).
 // - Project() applies the SELECT list (or nothing for *) to an item.
 #pragma once
 

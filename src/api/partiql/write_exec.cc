@@ -1,5 +1,6 @@
 // INSERT / UPDATE / DELETE / EXISTS execution, alone or as the apply step of a transaction.
 #include "api/capacity.h"
+#include "api/item_collections.h"
 #include "api/partiql/executor.h"
 #include "expr/projection.h"
 #include "table/keys.h"
@@ -45,7 +46,8 @@ ExecResult RunWrite(table::Database& db, const PreparedStatement& s, const ExecO
   RecordStatement(s.Verb(), s.table->description->name, "", WriteKind(s), false);
   std::optional<Item> failed;
   std::vector<expr::DocumentPath> updated;
-  auto result = db.Write(*s.table, s.key, [&](const Item* existing) -> Result<std::optional<Item>> {
+  // Like PutItem / UpdateItem: a write that grows an item collection past its limit is refused.
+  auto result = WriteInCollection(db, *s.table, s.key, [&](const Item* existing) -> Result<std::optional<Item>> {
     failed.reset();
     auto r = Apply(s, existing, &updated);
     if (!r.ok() && r.status().code() == ErrorCode::kConditionalCheckFailed && options.return_old_on_failure &&
