@@ -104,7 +104,7 @@ class RequestParser : public http::basic_parser<true> {
   }
   void on_header_impl(beast::error_code&) override {}
   void on_body_init_impl(const boost::optional<uint64_t>& length, beast::error_code&) override {
-    if (length) body_.reserve(*length + 4);  // within body_limit (checked before); +4 for the JSON pad
+    if (length) body_.reserve(*length + 16);  // within body_limit (checked before); +16: the JSON pad
   }
   size_t on_body_impl(beast::string_view piece, beast::error_code&) override {
     body_.append(piece.data(), piece.size());

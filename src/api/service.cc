@@ -226,9 +226,10 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
 
   rapidjson::Document doc;
   if (!request.body.empty()) {
-    // RapidJSON's UTF-8 validation may look up to three bytes past a truncated multi-byte
-    // sequence at the very end: pad with NULs so it always stays inside the buffer.
-    request.body.append(4, '\0');
+    // Padding the parser may read: UTF-8 validation looks up to three bytes past a truncated
+    // sequence at the very end, and the SSE2 string scan reads whole aligned 16-byte blocks, up
+    // to 15 bytes past the closing NUL. Sixteen NULs keep every such read inside the buffer.
+    request.body.append(16, '\0');
     // A body of plain ASCII is valid UTF-8 as it stands: only other bodies pay for the parser's
     // byte-by-byte validation.
     if (IsAscii(request.body)) {
