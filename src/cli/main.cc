@@ -16,9 +16,9 @@ int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
-               "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "                       [--threads N] [--region R] [--ttl-period-ms MS] [--ttl-change-interval-ms MS]\n"
                "                       [--credentials FILE]\n"
+               "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
@@ -167,5 +167,9 @@ int main(int argc, char** argv) {
   if (argc < 2) return Usage("missing command");
   if (std::strcmp(argv[1], "serve") == 0) return Serve(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "size") == 0) return monotable::cli::RunSizeCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0) {
+    Usage(nullptr);
+    return 0;
+  }
   return Usage(("unknown command " + std::string(argv[1])).c_str());
 }
