@@ -1,11 +1,5 @@
 """Control plane, part 2: table ARNs as TableName, ListTables, DeleteTable, UpdateTable,
-DescribeEndpoints, DescribeLimits (part 1, CreateTable and DescribeTable, is test_tables.py).
-
-Validation messages and their order follow dynalite's test suite, which was recorded against AWS;
-newer features (table ARNs as TableName, deletion protection, table classes) follow AWS today.
-Requests that an SDK would refuse client-side go through raw HTTP (raw.call). The Debian botocore
-predates DeletionProtectionEnabled, so that parameter is also sent raw.
-"""
+DescribeEndpoints, DescribeLimits. Sources and conventions as in part 1, test_tables.py."""
 import re
 import time
 import uuid
