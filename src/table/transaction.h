@@ -17,6 +17,9 @@
 //   in the partition of the action's key, at double rate for kTransactional, and each index arm
 //   the write touches in its own partition. A throttled action is refused with
 //   ProvisionedThroughputExceeded like any other refusal; what the others consumed stays consumed.
+//   A request is charged once: an attempt whose commit loses a race gives its charges back
+//   (Throughput::Refund) before the retry, so what stays charged is the attempt that commits, or
+//   the last one (refused, or given up on with kTransactionConflict).
 // - ReadConsistent reads all keys from one engine snapshot.
 #pragma once
 

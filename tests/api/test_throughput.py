@@ -432,3 +432,54 @@ def test_execute_transaction_replays_are_charged_as_reads(throttling):
         for _ in range(5):
             c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
     assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+# --- Optimistic retries: a write that loses a race and is retried is charged once -------------------
+
+def heat(port, name):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", f"/monotable/heat?table={name}")
+    resp = conn.getresponse()
+    assert resp.status == 200
+    return json.loads(resp.read())
+
+
+def test_writes_retried_after_a_collision_are_charged_once(binary):
+    # Many clients increment one ~40 KB item at once on 8 server threads, so commits collide and
+    # are retried. The throughput model must hold what the responses report, no more.
+    import threading
+    from conftest import Server
+    s = Server(binary, ["--in-memory", "--threads", "8"])
+    try:
+        c = s.client()
+        name = unique_name()
+        c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                       AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                       BillingMode="PAY_PER_REQUEST")
+        c.put_item(TableName=name, Item={"pk": {"S": "hot"}, "n": {"N": "0"}, "blob": {"S": "x" * 40000}})
+        reported, requests, errors = [], [], []
+
+        def worker():
+            client = s.client()
+            for _ in range(40):
+                try:
+                    resp = client.update_item(TableName=name, Key={"pk": {"S": "hot"}}, UpdateExpression="ADD n :one",
+                                              ExpressionAttributeValues={":one": {"N": "1"}},
+                                              ReturnConsumedCapacity="TOTAL")
+                    reported.append(resp["ConsumedCapacity"]["CapacityUnits"])
+                except Exception as e:  # noqa: BLE001 - reported below
+                    errors.append(e)
+
+        threads = [threading.Thread(target=worker) for _ in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors[:3]
+        item = c.get_item(TableName=name, Key={"pk": {"S": "hot"}}, ConsistentRead=True)["Item"]
+        assert item["n"] == {"N": str(len(reported))}
+        partitions = heat(s.port, name)["table"]["partitions"]
+        assert sum(p["writes"] for p in partitions) == len(reported) + 1  # and the first put
+        assert sum(p["writeUnits"] for p in partitions) == pytest.approx(sum(reported) + 40, abs=0.01)
+    finally:
+        s.stop()
