@@ -46,6 +46,17 @@ Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, con
                          });
 }
 
+// Charges a write refused by its condition: the table arm, for the larger of the item it found and
+// the item it would have written.
+Status ChargeFailedCondition(Database& db, const WriteAction& action, const Item* existing, WriteCharge charge) {
+  const TableDescription& table = *action.table->description;
+  size_t size = std::max(existing ? ItemSize(*existing) : 0, action.attempted_size ? action.attempted_size(existing) : 0);
+  auto it = action.key.find(table.hash_key());
+  return db.throughput().Consume(table, nullptr, it == action.key.end() ? nullptr : &it->second,
+                                 WriteUnits(size, charge == WriteCharge::kTransactional), /*write=*/true,
+                                 action.table->stats->size_bytes.load(std::memory_order_relaxed));
+}
+
 // Gives back what ChargeWrite took (every arm succeeded), for an attempt that is retried.
 void RefundWrite(Database& db, const TableHandle& handle, const Item& key, const WriteResult& result,
                  WriteCharge charge) {
@@ -90,7 +101,16 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
             code != ErrorCode::kDuplicateItem) {
           return applied.status();  // an internal failure is not a cancellation
         }
-        out.outcomes.push_back(applied.status());
+        Status outcome = applied.status();
+        if (code == ErrorCode::kConditionalCheckFailed) {
+          Status charged = ChargeFailedCondition(db, actions[i], old_item ? &*old_item : nullptr, charge);
+          if (charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
+            outcome = charged;
+          } else {
+            MT_RETURN_IF_ERROR(charged);
+          }
+        }
+        out.outcomes.push_back(std::move(outcome));
         refused = true;
         continue;
       }

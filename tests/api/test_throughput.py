@@ -483,3 +483,95 @@ def test_writes_retried_after_a_collision_are_charged_once(binary):
         assert sum(p["writeUnits"] for p in partitions) == pytest.approx(sum(reported) + 40, abs=0.01)
     finally:
         s.stop()
+
+
+# --- Failed conditional writes consume write capacity (developer guide, "Conditional writes") ------
+#
+# AWS charges a write whose condition fails as a write of the larger of the existing item and the
+# item it tried to write, a missing item at the minimum. On the `throttling` server a 5 WCU table
+# holds at most 5 units; each test spends them with a failed write, then the next 1-unit write
+# (which needs 200 ms of refill) is throttled. Uncharged, it would pass.
+
+def throttled(fn):
+    with pytest.raises(ClientError) as e:
+        fn()
+    return e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+def full_table(c, items=()):
+    name = provisioned_table(c, 5, 5)
+    for item in items:
+        c.put_item(TableName=name, Item=item)
+    time.sleep(1.2)  # the write bucket is full again
+    return name
+
+
+def condition_failed(fn):
+    with pytest.raises(ClientError) as e:
+        fn()
+    assert e.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
+    return e.value.response
+
+
+def test_failed_conditional_put_is_charged_for_the_larger_item(throttling):
+    c = throttling.client()
+    name = full_table(c, [{"pk": {"S": "a"}}])
+    # The item found is tiny; the 4.5 KB one the put tried to write costs 5 units.
+    body = {"TableName": name, "Item": {"pk": {"S": "a"}, "blob": {"S": "x" * 4500}},
+            "ConditionExpression": "attribute_not_exists(pk)", "ReturnConsumedCapacity": "TOTAL"}
+    status, resp, _ = call(throttling.port, "PutItem", body)
+    assert status == 400 and resp["__type"].endswith("ConditionalCheckFailedException"), resp
+    # AWS's error shape carries no ConsumedCapacity (message and Item only): none is reported.
+    assert "ConsumedCapacity" not in resp
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_conditional_delete_is_charged_for_the_existing_item(throttling):
+    c = throttling.client()
+    name = full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}}])
+    condition_failed(lambda: c.delete_item(TableName=name, Key={"pk": {"S": "a"}},
+                                           ConditionExpression="attribute_not_exists(pk)"))
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_conditional_update_is_charged_for_the_existing_item(throttling):
+    c = throttling.client()
+    name = full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}, "v": {"N": "1"}}])
+    condition_failed(lambda: c.update_item(TableName=name, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :two",
+                                           ConditionExpression="v = :two",
+                                           ExpressionAttributeValues={":two": {"N": "2"}}))
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_legacy_expected_update_is_charged_for_the_item_it_would_write(throttling):
+    c = throttling.client()
+    name = full_table(c)
+    # No item: the update would have created a 4.5 KB one.
+    condition_failed(lambda: c.update_item(TableName=name, Key={"pk": {"S": "a"}},
+                                           AttributeUpdates={"blob": {"Action": "PUT", "Value": {"S": "x" * 4500}}},
+                                           Expected={"pk": {"Exists": True, "Value": {"S": "a"}}}))
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_conditions_on_a_missing_item_cost_the_minimum_and_throttle(throttling):
+    # 1 unit each on a 1 WCU table: a burst of them is throttled instead of failing its condition.
+    c = throttling.client()
+    name = provisioned_table(c, 5, 1)
+    time.sleep(1.2)
+    codes = []
+    for _ in range(5):
+        try:
+            c.delete_item(TableName=name, Key={"pk": {"S": "ghost"}}, ConditionExpression="attribute_exists(pk)")
+        except ClientError as e:
+            codes.append(e.response["Error"]["Code"])
+    assert codes[0] == "ConditionalCheckFailedException"
+    assert "ProvisionedThroughputExceededException" in codes
+
+
+def test_failed_transaction_condition_is_charged_at_the_transactional_rate(throttling):
+    # The failed put finds a 4 KB item: 8 units of the 10 the table holds; a 4 KB put then finds 2.
+    c = throttling.client()
+    name = checked_table(c)
+    put = {"Put": {"TableName": name, "Item": {"pk": {"S": "a"}}, "ConditionExpression": "attribute_not_exists(pk)"}}
+    assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [put]}) == ["ConditionalCheckFailed"]
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "c"}, "blob": {"S": "x" * 4000}}))
