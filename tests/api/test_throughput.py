@@ -399,18 +399,19 @@ def test_deleting_a_missing_item_is_charged_the_minimum(throttling):
 
 # --- ClientRequestToken replays: reported in read units, and charged as those reads ----------------
 #
-# A 2 RCU table on the `throttling` server: two 3 KB items cost 2 strongly consistent read units,
-# all the partition holds; a second replay right after the first is throttled.
+# A 4 RCU table on the `throttling` server: two 3 KB items cost 4 read units at the transactional
+# rate a replay is charged at, all the partition holds; a second replay right after the first is
+# throttled.
 
 def test_transact_write_items_replays_are_charged_as_reads(throttling):
     c = throttling.client()
-    name = provisioned_table(c, 2, 50)
+    name = provisioned_table(c, 4, 50)
     token = unique_name("replay")
     items = [{"Put": {"TableName": name, "Item": {"pk": {"S": k}, "blob": {"S": "x" * 3000}}}} for k in "ab"]
     first = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
     assert first["ConsumedCapacity"][0]["WriteCapacityUnits"] == 12.0
     replay = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
-    assert replay["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}]
+    assert replay["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 4.0, "ReadCapacityUnits": 4.0}]
     with pytest.raises(ClientError) as e:
         for _ in range(5):
             c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
@@ -422,7 +423,7 @@ def test_transact_write_items_replays_are_charged_as_reads(throttling):
 
 def test_execute_transaction_replays_are_charged_as_reads(throttling):
     c = throttling.client()
-    name = provisioned_table(c, 2, 50)
+    name = provisioned_table(c, 4, 50)
     token = unique_name("replay")
     statements = [{"Statement": f"INSERT INTO \"{name}\" VALUE {{'pk': '{k}', 'blob': ?}}",
                    "Parameters": [{"S": "x" * 3000}]} for k in "ab"]
