@@ -19,8 +19,8 @@
 //   ExecuteTransaction writes: the replay applies nothing, it reads each target item and, as AWS
 //   reports it in read units, is charged those reads, in request order, each in its own partition,
 //   at the transactional read rate (2 units per 4 KB, a missing item at the minimum of 2): AWS
-//   documents only "read capacity units", but measured on AWS a replay of a small item reports 2. It returns the capacity (one entry
-//   per table). A throttled read: ProvisionedThroughputExceededException (what the earlier reads
+//   documents only "read capacity units", but measured on AWS a replay of a small item reports 2.
+//   It returns the capacity (one entry per table). A throttled read: ProvisionedThroughputExceededException (what the earlier reads
 //   consumed stays consumed); the client may retry the replay.
 #pragma once
 

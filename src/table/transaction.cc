@@ -25,7 +25,8 @@ Status ForEachWriteArm(const TableHandle& handle, const Item& key, const WriteRe
   };
   size_t size = std::max(result.old_item ? ItemSize(*result.old_item) : 0,
                          result.new_item ? ItemSize(*result.new_item) : 0);
-  MT_RETURN_IF_ERROR(fn(nullptr, key_of(key, table.hash_key()), WriteUnits(size, charge == WriteCharge::kTransactional)));
+  MT_RETURN_IF_ERROR(
+      fn(nullptr, key_of(key, table.hash_key()), WriteUnits(size, charge == WriteCharge::kTransactional)));
   for (const IndexWriteCost& cost : result.index_costs) {
     const std::string& index_hash = cost.index->key_schema[0].name;
     const AttributeValue* index_key = result.new_item ? key_of(*result.new_item, index_hash) : nullptr;
@@ -50,7 +51,8 @@ Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, con
 // the item it would have written.
 Status ChargeFailedCondition(Database& db, const WriteAction& action, const Item* existing, WriteCharge charge) {
   const TableDescription& table = *action.table->description;
-  size_t size = std::max(existing ? ItemSize(*existing) : 0, action.attempted_size ? action.attempted_size(existing) : 0);
+  size_t size = std::max(existing ? ItemSize(*existing) : 0,
+                         action.attempted_size ? action.attempted_size(existing) : 0);
   auto it = action.key.find(table.hash_key());
   return db.throughput().Consume(table, nullptr, it == action.key.end() ? nullptr : &it->second,
                                  WriteUnits(size, charge == WriteCharge::kTransactional), /*write=*/true,
