@@ -73,9 +73,10 @@ table::ApplyFn LimitItemCollection(table::Database& db, const table::TableHandle
 }
 
 Result<table::WriteResult> WriteInCollection(table::Database& db, const table::TableHandle& table, const Item& key,
-                                             const table::ApplyFn& apply) {
-  if (table.description->local_indexes.empty()) return db.Write(table, key, apply);
-  return db.Write(table, key, LimitItemCollection(db, table, key, apply));
+                                             const table::ApplyFn& apply,
+                                             const table::AttemptedSizeFn& attempted_size) {
+  if (table.description->local_indexes.empty()) return db.Write(table, key, apply, attempted_size);
+  return db.Write(table, key, LimitItemCollection(db, table, key, apply), attempted_size);
 }
 
 void WriteItemCollectionMetrics(OperationContext& ctx, const table::TableHandle& table, const Item& key) {

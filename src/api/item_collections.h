@@ -29,8 +29,10 @@ namespace monotable::api {
 uint64_t ItemCollectionLimitBytes();
 
 // Database::Write with the item-collection limit applied to `apply`.
+// `attempted_size` as for Database::Write.
 Result<table::WriteResult> WriteInCollection(table::Database& db, const table::TableHandle& table, const Item& key,
-                                             const table::ApplyFn& apply);
+                                             const table::ApplyFn& apply,
+                                             const table::AttemptedSizeFn& attempted_size = nullptr);
 // The limit as a wrapper of an apply function (for multi-item writes); `key` holds the partition key.
 table::ApplyFn LimitItemCollection(table::Database& db, const table::TableHandle& table, const Item& key,
                                    table::ApplyFn apply);

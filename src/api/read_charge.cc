@@ -58,7 +58,7 @@ Result<CapacityByTable> ChargeReplayReads(table::Database& db, const std::vector
   for (const table::ReadTarget& target : targets) {
     const table::TableHandle& table = *target.table;
     MT_ASSIGN_OR_RETURN(auto current, db.GetItem(table, target.key));
-    double units = monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kStrong);
+    double units = monotable::ReadUnits(current ? ItemSize(*current) : 0, ReadMode::kTransactional);
     MT_RETURN_IF_ERROR(ChargeItemRead(db, table, target.key, units));
     capacity.Add(table.description->name, units);
   }

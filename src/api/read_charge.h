@@ -16,10 +16,11 @@
 //   "None" for the others. What the other reads consumed stays consumed, as for a cancelled
 //   TransactWriteItems here.
 // - ChargeReplayReads() answers a ClientRequestToken replay of TransactWriteItems or
-//   ExecuteTransaction writes: the replay applies nothing, it reads each target item (strongly
-//   consistent, a missing item at the minimum) and, as AWS reports it in read units, is charged
-//   those reads, in request order, each in its own partition. It returns the capacity (one entry
-//   per table). A throttled read: ProvisionedThroughputExceededException (what the earlier reads
+//   ExecuteTransaction writes: the replay applies nothing, it reads each target item and, as AWS
+//   reports it in read units, is charged those reads, in request order, each in its own partition,
+//   at the transactional read rate (2 units per 4 KB, a missing item at the minimum of 2): AWS
+//   documents only "read capacity units", but measured on AWS a replay of a small item reports 2.
+//   It returns the capacity (one entry per table). A throttled read: ProvisionedThroughputExceededException (what the earlier reads
 //   consumed stays consumed); the client may retry the replay.
 #pragma once
 

@@ -98,10 +98,12 @@ std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, con
   return costs;
 }
 
-Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply) {
+Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply,
+                                    const AttemptedSizeFn& attempted_size) {
   // A single-item write is a one-action transaction that never gives up on collisions.
   MT_ASSIGN_OR_RETURN(TransactionResult result,
-                      WriteAtomically(*this, {WriteAction{&table, key, apply}}, WriteCharge::kStandard,
+                      WriteAtomically(*this, {WriteAction{&table, key, apply, false, attempted_size}},
+                                      WriteCharge::kStandard,
                                       /*max_attempts=*/1 << 20));
   if (!result.committed) return result.outcomes[0];
   return std::move(result.results[0]);

@@ -51,6 +51,10 @@ struct WriteResult {
 };
 
 using ApplyFn = std::function<Result<std::optional<Item>>(const Item* existing)>;
+// The size of the item a write would have written had its condition held (0: none, e.g. a
+// delete), given the item it found: a failed conditional write is charged as a write of the larger
+// of that and the existing item, as AWS charges it.
+using AttemptedSizeFn = std::function<size_t(const Item* existing)>;
 
 // Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
 // for every secondary index of `table`, and returns what each touched index arm costs.
@@ -76,7 +80,8 @@ class Database {
 
   // `key` must already be validated against the table's key schema (ValidateKey).
   Result<std::optional<Item>> GetItem(const TableHandle& table, const Item& key);
-  Result<WriteResult> Write(const TableHandle& table, const Item& key, const ApplyFn& apply);
+  Result<WriteResult> Write(const TableHandle& table, const Item& key, const ApplyFn& apply,
+                            const AttemptedSizeFn& attempted_size = nullptr);
 
  private:
   // The background loop: a TTL pass every ttl_period_ms, stream trimming every minute.

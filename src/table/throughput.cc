@@ -102,27 +102,38 @@ std::string KeyText(const AttributeValue& v) {
 
 }  // namespace
 
-Status Throughput::Consume(const TableDescription& table, const IndexDescription* index,
-                           const AttributeValue* partition_key, double units, bool write, int64_t table_bytes) {
-  bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
+Throughput::Placement Throughput::Place(const TableDescription& table, const IndexDescription* index,
+                                        const AttributeValue* partition_key, bool write, int64_t table_bytes) {
+  Placement at;
+  at.on_demand = table.billing_mode == BillingMode::kPayPerRequest;
   // LSIs share the table's throughput; GSIs have their own.
   const monotable::Throughput& provisioned = index && index->global ? index->throughput : table.throughput;
-  double rcu = on_demand ? 12000 : static_cast<double>(provisioned.read_units);
-  double wcu = on_demand ? 4000 : static_cast<double>(provisioned.write_units);
+  double rcu = at.on_demand ? 12000 : static_cast<double>(provisioned.read_units);
+  double wcu = at.on_demand ? 4000 : static_cast<double>(provisioned.write_units);
   size_t partitions = PartitionCount(rcu, wcu, table_bytes);
-  size_t p = 0;
   if (partition_key) {
     uint64_t h = PartitionHash(*partition_key);
-    p = static_cast<size_t>((static_cast<unsigned __int128>(h) * partitions) >> 64);
+    at.partition = static_cast<size_t>((static_cast<unsigned __int128>(h) * partitions) >> 64);
   }
-  auto space = SpaceFor(index ? index->key_prefix : table.key_prefix);
+  at.rate = write ? wcu : rcu;
+  at.ceiling = write ? kPartitionWriteLimit : kPartitionReadLimit;
+  at.space = SpaceFor(index ? index->key_prefix : table.key_prefix);
+  return at;
+}
+
+Status Throughput::Consume(const TableDescription& table, const IndexDescription* index,
+                           const AttributeValue* partition_key, double units, bool write, int64_t table_bytes) {
+  Placement at = Place(table, index, partition_key, write, table_bytes);
+  bool on_demand = at.on_demand;
+  size_t p = at.partition;
+  auto& space = at.space;
   Space::Partition& part = space->partitions[p];
 
   bool throttled = false;
   if (simulate_ && !on_demand) {
     double now = clock_();
-    double rate = write ? wcu : rcu;
-    double ceiling = write ? kPartitionWriteLimit : kPartitionReadLimit;
+    double rate = at.rate;
+    double ceiling = at.ceiling;
     double partition_rate = std::min(ceiling, rate);
     // Credit banked since the table was created (none yet for a new table), on top of the
     // current second's rate.
@@ -186,6 +197,31 @@ Status Throughput::Consume(const TableDescription& table, const IndexDescription
   return Status(ErrorCode::kProvisionedThroughputExceeded,
                 "The level of configured provisioned throughput for the table was exceeded. Consider increasing your "
                 "provisioning level with the UpdateTable API.");
+}
+
+void Throughput::Refund(const TableDescription& table, const IndexDescription* index,
+                        const AttributeValue* partition_key, double units, bool write, int64_t table_bytes) {
+  Placement at = Place(table, index, partition_key, write, table_bytes);
+  Space::Partition& part = at.space->partitions[at.partition];
+  auto take_back = [](std::atomic<uint64_t>& counter, uint64_t n) {
+    uint64_t seen = counter.load(std::memory_order_relaxed);
+    while (!counter.compare_exchange_weak(seen, seen - std::min(seen, n), std::memory_order_relaxed)) {
+    }
+  };
+  take_back(write ? part.writes : part.reads, 1);
+  take_back(write ? part.write_milli_units : part.read_milli_units, static_cast<uint64_t>(units * 1000));
+  if (!simulate_ || at.on_demand) return;
+  double partition_rate = std::min(at.ceiling, at.rate);
+  std::lock_guard lock(at.space->mutex);
+  // Buckets never seen cannot owe anything; the others get the units back up to what they hold.
+  auto give_back = [units](Bucket& b, double capacity) {
+    if (b.started) b.tokens = std::min(capacity, b.tokens + units);
+  };
+  give_back(write ? at.space->write_bucket : at.space->read_bucket, at.rate * burst_seconds_);
+  if (!partition_key) return;
+  PartitionBuckets& buckets = at.space->partition_buckets[at.partition];
+  give_back(write ? buckets.write : buckets.read, partition_rate * burst_seconds_);
+  give_back(write ? buckets.write_ceiling : buckets.read_ceiling, at.ceiling);
 }
 
 std::string Throughput::HeatJson(const TableDescription& table) const {

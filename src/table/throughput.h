@@ -24,6 +24,9 @@
 //   served). The partition count is AWS's
 //   max(ceil(RCU / 3000 + WCU / 1000), ceil(size / 10 GB)). PAY_PER_REQUEST tables are never
 //   throttled.
+// - Refund() undoes a Consume() whose work was not done after all (a write retried after losing an
+//   optimistic race): the units go back to the buckets, capped at what each keeps, and the counters
+//   drop them.
 // - The clock (epoch seconds, never going backwards) is injectable for tests.
 // - HeatJson() reports the counters of a table and its indexes.
 #pragma once
@@ -60,10 +63,25 @@ class Throughput {
   Status Consume(const TableDescription& table, const IndexDescription* index, const AttributeValue* partition_key,
                  double units, bool write, int64_t table_bytes = 0);
 
+  // Gives back what a successful Consume() with the same arguments took: its units to the buckets
+  // it drew on (never beyond what they hold) and its traffic counts. For a charge whose work was
+  // not done after all (a write whose commit lost a race and is retried).
+  void Refund(const TableDescription& table, const IndexDescription* index, const AttributeValue* partition_key,
+              double units, bool write, int64_t table_bytes = 0);
+
   std::string HeatJson(const TableDescription& table) const;
 
  private:
   struct Space;
+  // Where a request lands: its bucket rates and partition.
+  struct Placement {
+    bool on_demand = false;
+    double rate = 0, ceiling = 0;
+    size_t partition = 0;
+    std::shared_ptr<Space> space;
+  };
+  Placement Place(const TableDescription& table, const IndexDescription* index, const AttributeValue* partition_key,
+                  bool write, int64_t table_bytes);
   std::shared_ptr<Space> SpaceFor(uint32_t key_prefix);
 
   bool simulate_;

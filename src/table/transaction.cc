@@ -10,12 +10,14 @@ namespace monotable::table {
 
 namespace {
 
-// Charges a write to the throughput model: the table arm in the partition of the item's key (a
+// The throughput-model arms of one write: the table arm in the partition of the item's key (a
 // transaction's at double rate, a ConditionCheck's like a write of the item it checked, a write
 // or check of a missing item at the minimum), each index arm in the partition of the item's index
-// key. Throttled: ProvisionedThroughputExceededException.
-Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, const WriteResult& result,
-                   WriteCharge charge) {
+// key. `fn(index, partition_key, units)` runs for each, the table arm first; it stops at the first
+// error and returns it.
+template <typename Fn>
+Status ForEachWriteArm(const TableHandle& handle, const Item& key, const WriteResult& result, WriteCharge charge,
+                       Fn&& fn) {
   const TableDescription& table = *handle.description;
   auto key_of = [](const Item& i, const std::string& name) -> const AttributeValue* {
     auto it = i.find(name);
@@ -23,17 +25,50 @@ Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, con
   };
   size_t size = std::max(result.old_item ? ItemSize(*result.old_item) : 0,
                          result.new_item ? ItemSize(*result.new_item) : 0);
-  int64_t bytes = handle.stats->size_bytes.load(std::memory_order_relaxed);
-  MT_RETURN_IF_ERROR(db.throughput().Consume(table, nullptr, key_of(key, table.hash_key()),
-                                             WriteUnits(size, charge == WriteCharge::kTransactional),
-                                             /*write=*/true, bytes));
+  MT_RETURN_IF_ERROR(
+      fn(nullptr, key_of(key, table.hash_key()), WriteUnits(size, charge == WriteCharge::kTransactional)));
   for (const IndexWriteCost& cost : result.index_costs) {
     const std::string& index_hash = cost.index->key_schema[0].name;
     const AttributeValue* index_key = result.new_item ? key_of(*result.new_item, index_hash) : nullptr;
     if (!index_key && result.old_item) index_key = key_of(*result.old_item, index_hash);
-    MT_RETURN_IF_ERROR(db.throughput().Consume(table, cost.index, index_key, cost.units, /*write=*/true, bytes));
+    MT_RETURN_IF_ERROR(fn(cost.index, index_key, cost.units));
   }
   return Status::Ok();
+}
+
+// Charges a write to the throughput model. Throttled: ProvisionedThroughputExceededException.
+Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, const WriteResult& result,
+                   WriteCharge charge) {
+  int64_t bytes = handle.stats->size_bytes.load(std::memory_order_relaxed);
+  return ForEachWriteArm(handle, key, result, charge,
+                         [&](const IndexDescription* index, const AttributeValue* partition_key, double units) {
+                           return db.throughput().Consume(*handle.description, index, partition_key, units,
+                                                          /*write=*/true, bytes);
+                         });
+}
+
+// Charges a write refused by its condition: the table arm, for the larger of the item it found and
+// the item it would have written.
+Status ChargeFailedCondition(Database& db, const WriteAction& action, const Item* existing, WriteCharge charge) {
+  const TableDescription& table = *action.table->description;
+  size_t size = std::max(existing ? ItemSize(*existing) : 0,
+                         action.attempted_size ? action.attempted_size(existing) : 0);
+  auto it = action.key.find(table.hash_key());
+  return db.throughput().Consume(table, nullptr, it == action.key.end() ? nullptr : &it->second,
+                                 WriteUnits(size, charge == WriteCharge::kTransactional), /*write=*/true,
+                                 action.table->stats->size_bytes.load(std::memory_order_relaxed));
+}
+
+// Gives back what ChargeWrite took (every arm succeeded), for an attempt that is retried.
+void RefundWrite(Database& db, const TableHandle& handle, const Item& key, const WriteResult& result,
+                 WriteCharge charge) {
+  int64_t bytes = handle.stats->size_bytes.load(std::memory_order_relaxed);
+  (void)ForEachWriteArm(handle, key, result, charge,
+                        [&](const IndexDescription* index, const AttributeValue* partition_key, double units) {
+                          db.throughput().Refund(*handle.description, index, partition_key, units, /*write=*/true,
+                                                 bytes);
+                          return Status::Ok();
+                        });
 }
 
 }  // namespace
@@ -68,7 +103,16 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
             code != ErrorCode::kDuplicateItem) {
           return applied.status();  // an internal failure is not a cancellation
         }
-        out.outcomes.push_back(applied.status());
+        Status outcome = applied.status();
+        if (code == ErrorCode::kConditionalCheckFailed) {
+          Status charged = ChargeFailedCondition(db, actions[i], old_item ? &*old_item : nullptr, charge);
+          if (charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
+            outcome = charged;
+          } else {
+            MT_RETURN_IF_ERROR(charged);
+          }
+        }
+        out.outcomes.push_back(std::move(outcome));
         refused = true;
         continue;
       }
@@ -102,7 +146,15 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
     changes.AppendTo(batch);
     Status committed = db.engine().Commit(batch);
     changes.Settle();
-    if (committed.code() == ErrorCode::kGuardFailed) continue;
+    if (committed.code() == ErrorCode::kGuardFailed) {
+      // Lost a race: the request is charged once, for the attempt that commits (or the last one).
+      if (attempt + 1 < max_attempts) {
+        for (size_t i = 0; i < actions.size(); ++i) {
+          RefundWrite(db, *actions[i].table, actions[i].key, out.results[i], charge);
+        }
+      }
+      continue;
+    }
     MT_RETURN_IF_ERROR(committed);
     for (size_t i = 0; i < actions.size(); ++i) {
       if (actions[i].check_only) continue;

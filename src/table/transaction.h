@@ -17,6 +17,13 @@
 //   in the partition of the action's key, at double rate for kTransactional, and each index arm
 //   the write touches in its own partition. A throttled action is refused with
 //   ProvisionedThroughputExceeded like any other refusal; what the others consumed stays consumed.
+//   An action refused by its condition (ConditionalCheckFailed) is charged too, as AWS consumes
+//   write capacity for a failed conditional write: the table arm only, at the action's rate, for the
+//   larger of the existing item and `attempted_size` (a missing item and no size: the minimum).
+//   Throttled, its outcome is ProvisionedThroughputExceeded instead.
+//   A request is charged once: an attempt whose commit loses a race gives its charges back
+//   (Throughput::Refund) before the retry, so what stays charged is the attempt that commits, or
+//   the last one (refused, or given up on with kTransactionConflict).
 // - ReadConsistent reads all keys from one engine snapshot.
 #pragma once
 
@@ -31,6 +38,7 @@ struct WriteAction {
   Item key;
   ApplyFn apply;
   bool check_only = false;  // ConditionCheck: never writes
+  AttemptedSizeFn attempted_size;  // null: a failed condition is charged for the existing item only
 };
 
 struct TransactionResult {

@@ -224,3 +224,29 @@ def test_partiql_index_reads_report_index_arms_like_query(ddb):
     assert got["ConsumedCapacity"] == query["ConsumedCapacity"]
     assert got["ConsumedCapacity"]["Table"]["CapacityUnits"] > 0
     assert set(got["ConsumedCapacity"]["LocalSecondaryIndexes"]) == {"lsi"}
+
+
+# ClientRequestToken replays apply nothing and report the reads made to answer, in read units
+# (API reference, TransactWriteItems). Measured on AWS, the reads are at the transactional rate:
+# 2 units per 4 KB, a 1.5 KB item 2 units (strongly consistent it would be 1).
+def test_replays_report_reads_at_the_transactional_rate(ddb, hash_table):
+    token = unique_name("replay")
+    items = [{"Put": {"TableName": hash_table, "Item": {"pk": S("replay-a"), "d": S("x" * 1500)}}},
+             {"Put": {"TableName": hash_table, "Item": {"pk": S("replay-b"), "d": S("x" * 5000)}}},
+             {"Delete": {"TableName": hash_table, "Key": {"pk": S("replay-missing")}}}]
+    first = ddb.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    # 2 x (2 + 5 + 1) write units
+    assert first["ConsumedCapacity"] == [{"TableName": hash_table, "CapacityUnits": 16.0, "WriteCapacityUnits": 16.0}]
+    replay = ddb.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    # 2 (1.5 KB) + 4 (5 KB) + 2 (missing, the minimum)
+    assert replay["ConsumedCapacity"] == [{"TableName": hash_table, "CapacityUnits": 8.0, "ReadCapacityUnits": 8.0}]
+
+
+def test_execute_transaction_replays_report_reads_at_the_transactional_rate(ddb, hash_table):
+    token = unique_name("replay")
+    statements = [{"Statement": f"INSERT INTO \"{hash_table}\" VALUE {{'pk': 'replay-p', 'd': ?}}",
+                   "Parameters": [S("x" * 1500)]}]
+    ddb.execute_transaction(TransactStatements=statements, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
+    replay = ddb.execute_transaction(TransactStatements=statements, ClientRequestToken=token,
+                                     ReturnConsumedCapacity="TOTAL")
+    assert replay["ConsumedCapacity"] == [{"TableName": hash_table, "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}]

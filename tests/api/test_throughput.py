@@ -399,18 +399,19 @@ def test_deleting_a_missing_item_is_charged_the_minimum(throttling):
 
 # --- ClientRequestToken replays: reported in read units, and charged as those reads ----------------
 #
-# A 2 RCU table on the `throttling` server: two 3 KB items cost 2 strongly consistent read units,
-# all the partition holds; a second replay right after the first is throttled.
+# A 4 RCU table on the `throttling` server: two 3 KB items cost 4 read units at the transactional
+# rate a replay is charged at, all the partition holds; a second replay right after the first is
+# throttled.
 
 def test_transact_write_items_replays_are_charged_as_reads(throttling):
     c = throttling.client()
-    name = provisioned_table(c, 2, 50)
+    name = provisioned_table(c, 4, 50)
     token = unique_name("replay")
     items = [{"Put": {"TableName": name, "Item": {"pk": {"S": k}, "blob": {"S": "x" * 3000}}}} for k in "ab"]
     first = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
     assert first["ConsumedCapacity"][0]["WriteCapacityUnits"] == 12.0
     replay = c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
-    assert replay["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}]
+    assert replay["ConsumedCapacity"] == [{"TableName": name, "CapacityUnits": 4.0, "ReadCapacityUnits": 4.0}]
     with pytest.raises(ClientError) as e:
         for _ in range(5):
             c.transact_write_items(TransactItems=items, ClientRequestToken=token, ReturnConsumedCapacity="TOTAL")
@@ -422,7 +423,7 @@ def test_transact_write_items_replays_are_charged_as_reads(throttling):
 
 def test_execute_transaction_replays_are_charged_as_reads(throttling):
     c = throttling.client()
-    name = provisioned_table(c, 2, 50)
+    name = provisioned_table(c, 4, 50)
     token = unique_name("replay")
     statements = [{"Statement": f"INSERT INTO \"{name}\" VALUE {{'pk': '{k}', 'blob': ?}}",
                    "Parameters": [{"S": "x" * 3000}]} for k in "ab"]
@@ -432,3 +433,146 @@ def test_execute_transaction_replays_are_charged_as_reads(throttling):
         for _ in range(5):
             c.execute_transaction(TransactStatements=statements, ClientRequestToken=token)
     assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+# --- Optimistic retries: a write that loses a race and is retried is charged once -------------------
+
+def heat(port, name):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", f"/monotable/heat?table={name}")
+    resp = conn.getresponse()
+    assert resp.status == 200
+    return json.loads(resp.read())
+
+
+def test_writes_retried_after_a_collision_are_charged_once(binary):
+    # Many clients increment one ~40 KB item at once on 8 server threads, so commits collide and
+    # are retried. The throughput model must hold what the responses report, no more.
+    import threading
+    from conftest import Server
+    s = Server(binary, ["--in-memory", "--threads", "8"])
+    try:
+        c = s.client()
+        name = unique_name()
+        c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                       AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                       BillingMode="PAY_PER_REQUEST")
+        c.put_item(TableName=name, Item={"pk": {"S": "hot"}, "n": {"N": "0"}, "blob": {"S": "x" * 40000}})
+        reported, requests, errors = [], [], []
+
+        def worker():
+            client = s.client()
+            for _ in range(40):
+                try:
+                    resp = client.update_item(TableName=name, Key={"pk": {"S": "hot"}}, UpdateExpression="ADD n :one",
+                                              ExpressionAttributeValues={":one": {"N": "1"}},
+                                              ReturnConsumedCapacity="TOTAL")
+                    reported.append(resp["ConsumedCapacity"]["CapacityUnits"])
+                except Exception as e:  # noqa: BLE001 - reported below
+                    errors.append(e)
+
+        threads = [threading.Thread(target=worker) for _ in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors[:3]
+        item = c.get_item(TableName=name, Key={"pk": {"S": "hot"}}, ConsistentRead=True)["Item"]
+        assert item["n"] == {"N": str(len(reported))}
+        partitions = heat(s.port, name)["table"]["partitions"]
+        assert sum(p["writes"] for p in partitions) == len(reported) + 1  # and the first put
+        assert sum(p["writeUnits"] for p in partitions) == pytest.approx(sum(reported) + 40, abs=0.01)
+    finally:
+        s.stop()
+
+
+# --- Failed conditional writes consume write capacity (developer guide, "Conditional writes") ------
+#
+# AWS charges a write whose condition fails as a write of the larger of the existing item and the
+# item it tried to write, a missing item at the minimum. On the `throttling` server a 5 WCU table
+# holds at most 5 units; each test spends them with a failed write, then the next 1-unit write
+# (which needs 200 ms of refill) is throttled. Uncharged, it would pass.
+
+def throttled(fn):
+    with pytest.raises(ClientError) as e:
+        fn()
+    return e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+
+
+def full_table(c, items=()):
+    name = provisioned_table(c, 5, 5)
+    for item in items:
+        c.put_item(TableName=name, Item=item)
+    time.sleep(1.2)  # the write bucket is full again
+    return name
+
+
+def condition_failed(fn):
+    with pytest.raises(ClientError) as e:
+        fn()
+    assert e.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
+    return e.value.response
+
+
+def test_failed_conditional_put_is_charged_for_the_larger_item(throttling):
+    c = throttling.client()
+    name = full_table(c, [{"pk": {"S": "a"}}])
+    # The item found is tiny; the 4.5 KB one the put tried to write costs 5 units.
+    body = {"TableName": name, "Item": {"pk": {"S": "a"}, "blob": {"S": "x" * 4500}},
+            "ConditionExpression": "attribute_not_exists(pk)", "ReturnConsumedCapacity": "TOTAL"}
+    status, resp, _ = call(throttling.port, "PutItem", body)
+    assert status == 400 and resp["__type"].endswith("ConditionalCheckFailedException"), resp
+    # AWS's error shape carries no ConsumedCapacity (message and Item only): none is reported.
+    assert "ConsumedCapacity" not in resp
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_conditional_delete_is_charged_for_the_existing_item(throttling):
+    c = throttling.client()
+    name = full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}}])
+    condition_failed(lambda: c.delete_item(TableName=name, Key={"pk": {"S": "a"}},
+                                           ConditionExpression="attribute_not_exists(pk)"))
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_conditional_update_is_charged_for_the_existing_item(throttling):
+    c = throttling.client()
+    name = full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}, "v": {"N": "1"}}])
+    condition_failed(lambda: c.update_item(TableName=name, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :two",
+                                           ConditionExpression="v = :two",
+                                           ExpressionAttributeValues={":two": {"N": "2"}}))
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_legacy_expected_update_is_charged_for_the_item_it_would_write(throttling):
+    c = throttling.client()
+    name = full_table(c)
+    # No item: the update would have created a 4.5 KB one.
+    condition_failed(lambda: c.update_item(TableName=name, Key={"pk": {"S": "a"}},
+                                           AttributeUpdates={"blob": {"Action": "PUT", "Value": {"S": "x" * 4500}}},
+                                           Expected={"pk": {"Exists": True, "Value": {"S": "a"}}}))
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+
+def test_failed_conditions_on_a_missing_item_cost_the_minimum_and_throttle(throttling):
+    # 1 unit each on a 1 WCU table: a burst of them is throttled instead of failing its condition.
+    c = throttling.client()
+    name = provisioned_table(c, 5, 1)
+    time.sleep(1.2)
+    codes = []
+    for _ in range(5):
+        try:
+            c.delete_item(TableName=name, Key={"pk": {"S": "ghost"}}, ConditionExpression="attribute_exists(pk)")
+        except ClientError as e:
+            codes.append(e.response["Error"]["Code"])
+    assert codes[0] == "ConditionalCheckFailedException"
+    assert "ProvisionedThroughputExceededException" in codes
+
+
+def test_failed_transaction_condition_is_charged_at_the_transactional_rate(throttling):
+    # The failed put finds a 4 KB item: 8 units of the 10 the table holds; a 4 KB put then finds 2.
+    c = throttling.client()
+    name = checked_table(c)
+    put = {"Put": {"TableName": name, "Item": {"pk": {"S": "a"}}, "ConditionExpression": "attribute_not_exists(pk)"}}
+    assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [put]}) == ["ConditionalCheckFailed"]
+    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "c"}, "blob": {"S": "x" * 4000}}))

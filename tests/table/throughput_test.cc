@@ -114,5 +114,23 @@ TEST_F(ThroughputTest, GsiThrottlesWithItsOwnRateAndMessage) {
   EXPECT_TRUE(Write(t, 300).ok());  // the table's own credit is untouched
 }
 
+TEST_F(ThroughputTest, RefundGivesBackWhatAConsumeTookButNeverMoreThanABucketHolds) {
+  TableDescription t = Provisioned(10, 10, kCreated - 3600);  // old: its buckets start full
+  throughput_.set_burst_seconds(1);
+  ASSERT_TRUE(Write(t, 10).ok());
+  EXPECT_EQ(Write(t, 1).code(), ErrorCode::kProvisionedThroughputExceeded);
+  throughput_.Refund(t, nullptr, &key_, 10, /*write=*/true);
+  EXPECT_TRUE(Write(t, 10).ok());
+  // A refund onto a bucket that refilled meanwhile does not lift it past its capacity.
+  now_ += 5;
+  throughput_.Refund(t, nullptr, &key_, 10, /*write=*/true);
+  EXPECT_TRUE(Write(t, 10).ok());
+  EXPECT_EQ(Write(t, 1).code(), ErrorCode::kProvisionedThroughputExceeded);
+  // The heat map counts only what stayed consumed: one write of 10 units.
+  std::string heat = throughput_.HeatJson(t);
+  EXPECT_NE(heat.find("\"writes\":1,"), std::string::npos) << heat;
+  EXPECT_NE(heat.find("\"writeUnits\":10.0"), std::string::npos) << heat;
+}
+
 }  // namespace
 }  // namespace monotable::table

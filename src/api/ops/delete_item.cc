@@ -46,7 +46,7 @@ Status Run(OperationContext& ctx) {
     return std::optional<Item>();
   });
   if (!result.ok()) {
-    if (failed_item) {
+    if (failed_item && result.status().code() == ErrorCode::kConditionalCheckFailed) {
       ctx.error_details = [item = std::move(*failed_item)](JsonWriter& w) {
         w.Key("Item");
         WriteItem(w, item);

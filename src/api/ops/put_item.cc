@@ -47,9 +47,9 @@ Status Run(OperationContext& ctx) {
       return ok;
     }
     return std::optional<Item>(item);
-  });
+  }, [item_size](const Item*) { return item_size; });
   if (!result.ok()) {
-    if (failed_item) {
+    if (failed_item && result.status().code() == ErrorCode::kConditionalCheckFailed) {
       ctx.error_details = [item = std::move(*failed_item)](JsonWriter& w) {
         w.Key("Item");
         WriteItem(w, item);

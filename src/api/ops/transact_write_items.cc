@@ -184,7 +184,14 @@ Status Run(OperationContext& ctx) {
       return std::optional<Item>();
     };
     if (a.kind != Kind::kCheck) apply = LimitItemCollection(ctx.db, *a.table, a.key, std::move(apply));
-    writes.push_back({a.table.get(), a.key, std::move(apply), a.kind == Kind::kCheck});
+    // A failed condition is charged for the larger of the existing item and the one it would write.
+    table::AttemptedSizeFn attempted = [&a](const Item* existing) -> size_t {
+      if (a.kind == Kind::kPut) return a.item ? ItemSize(*a.item) : 0;
+      if (a.kind != Kind::kUpdate) return 0;
+      auto updated = a.expressions.update->Apply(existing, a.key);
+      return updated.ok() ? ItemSize(updated->item) : 0;
+    };
+    writes.push_back({a.table.get(), a.key, std::move(apply), a.kind == Kind::kCheck, std::move(attempted)});
   }
   auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
   if (!result.ok()) {

@@ -74,9 +74,14 @@ Status Run(OperationContext& ctx) {
     MT_RETURN_IF_ERROR(table::ValidateItemKeys(desc, outcome.item));
     updated_paths = std::move(outcome.updated_paths);
     return std::optional<Item>(std::move(outcome.item));
+  }, [&](const Item* existing) -> size_t {
+    // A failed condition is charged for the item the update would have written, too.
+    if (!expressions.update) return ItemSize(existing ? *existing : key);
+    auto outcome = expressions.update->Apply(existing, key);
+    return outcome.ok() ? ItemSize(outcome->item) : 0;
   });
   if (!result.ok()) {
-    if (failed_item) {
+    if (failed_item && result.status().code() == ErrorCode::kConditionalCheckFailed) {
       ctx.error_details = [item = std::move(*failed_item)](JsonWriter& w) {
         w.Key("Item");
         WriteItem(w, item);
