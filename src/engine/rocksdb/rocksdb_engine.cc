@@ -73,6 +73,7 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // Concurrent writers wait for the write-group leader by blocking, not by spinning and
   // yielding: on a machine with few cores the spinning steals the CPU the leader needs.
   o.enable_write_thread_adaptive_yield = false;
+  o.enable_pipelined_write = true;  // WAL append and memtable insert of successive write groups overlap
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(64 << 20);
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
