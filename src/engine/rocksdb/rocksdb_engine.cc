@@ -11,6 +11,8 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -40,6 +42,20 @@ rocksdb::CompressionType PickCompression() {
   return rocksdb::kNoCompression;
 }
 
+// RocksDB's warnings and errors go to the server's stderr, one line each, instead of a LOG file in
+// the data directory (nobody reads it there, and creating and rotating it slows every start).
+class StderrLogger : public rocksdb::Logger {
+ public:
+  StderrLogger() : Logger(rocksdb::WARN_LEVEL) {}
+  using Logger::Logv;
+  void Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) override {
+    if (level < GetInfoLogLevel()) return;
+    char line[1024];
+    std::vsnprintf(line, sizeof line, format, ap);
+    std::fprintf(stderr, "monotable: rocksdb: %s\n", line);
+  }
+};
+
 rocksdb::Options MakeOptions(const EngineOptions& options) {
   rocksdb::Options o;
   o.create_if_missing = true;
@@ -53,10 +69,10 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // and the first compaction cost less CPU, which requests need more (RocksDB's tuning advice).
   o.compression_per_level.assign(7, o.compression);
   o.compression_per_level[0] = rocksdb::kNoCompression;
-  o.keep_log_file_num = 4;
+  o.info_log = std::make_shared<StderrLogger>();
   // Start fast and small: no informational log chatter or periodic stats, and memtable arena
   // blocks of 1 MB instead of write_buffer_size / 8 (the first block is touched at open).
-  o.info_log_level = rocksdb::WARN_LEVEL;
+  o.info_log_level = rocksdb::WARN_LEVEL;  // also the logger's own threshold
   o.stats_dump_period_sec = 0;
   o.stats_persist_period_sec = 0;
   o.arena_block_size = 1 << 20;
