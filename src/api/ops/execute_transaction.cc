@@ -9,6 +9,7 @@
 #include <set>
 
 #include "api/capacity.h"
+#include "api/client_request_token.h"
 #include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
@@ -38,21 +39,6 @@ std::string ShapeText() {
   "ClientRequestToken": {"type": "String", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 36},
   "ReturnConsumedCapacity": )" +
          kReturnConsumedCapacityShape + "}";
-}
-
-std::string Fingerprint(const rapidjson::Value& request) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartArray();
-  w.String("partiql");
-  for (const char* m : {"TransactStatements", "ReturnConsumedCapacity"}) {
-    if (const auto* v = Member(request, m))
-      v->Accept(w);
-    else
-      w.Null();
-  }
-  w.EndArray();
-  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 const char* ReasonCode(const Status& status) {
@@ -182,29 +168,15 @@ Status Cancelled(OperationContext& ctx, const std::vector<PreparedStatement>& st
 Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& statements) {
   std::string token(StringOr(ctx.request, "ClientRequestToken", ""));
   std::string_view capacity_mode = StringOr(ctx.request, "ReturnConsumedCapacity", "NONE");
-  if (!token.empty()) {
-    auto outcome = ctx.idempotency.Begin(token, Fingerprint(ctx.request));
-    switch (outcome.decision) {
-      case txn::IdempotencyCache::Decision::kRun:
-        break;
-      case txn::IdempotencyCache::Decision::kMismatch:
-        return Status(ErrorCode::kIdempotentParameterMismatch,
-                      "Request parameters do not match the parameters of the request with the same ClientRequestToken");
-      case txn::IdempotencyCache::Decision::kInProgress:
-        return Status(ErrorCode::kTransactionInProgress, "Transaction is in progress");
-      case txn::IdempotencyCache::Decision::kReplay: {
-        // A replay applies nothing; like TransactWriteItems it reports (and charges) the reads
-        // made to answer.
-        std::vector<table::ReadTarget> targets;
-        for (const auto& s : statements) targets.push_back({s.table, s.key});
-        MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeReplayReads(ctx.db, targets));
-        ctx.out.StartObject();
-        capacity.Write(ctx.out, capacity_mode, true);
-        ctx.out.EndObject();
-        return Status::Ok();
-      }
-    }
-  }
+  auto replay_targets = [&] {
+    std::vector<table::ReadTarget> targets;
+    for (const auto& s : statements) targets.push_back({s.table, s.key});
+    return targets;
+  };
+  MT_ASSIGN_OR_RETURN(bool replayed,
+                      BeginIdempotent(ctx, token, "partiql", {"TransactStatements", "ReturnConsumedCapacity"}, replay_targets,
+                                      capacity_mode));
+  if (replayed) return Status::Ok();
   std::vector<table::WriteAction> writes;
   for (const auto& s : statements) {
     partiql::RecordStatement(s.Verb(), s.table->description->name, "", partiql::WriteKind(s), true);
@@ -212,7 +184,7 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
     // As in TransactWriteItems, a write that grows an item collection past its limit cancels.
     table::ApplyFn apply = partiql::WriteApply(s);
     if (!check) apply = LimitItemCollection(ctx.db, *s.table, s.key, std::move(apply));
-    writes.push_back({s.table.get(), s.key, std::move(apply), check});
+    writes.push_back({s.table.get(), s.key, std::move(apply), check, nullptr});
   }
   auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
   if (!result.ok() || !result->committed) {

@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "api/capacity.h"
+#include "api/client_request_token.h"
 #include "api/item_collections.h"
 #include "api/item_request.h"
 #include "api/ops/operations.h"
@@ -52,18 +53,6 @@ struct Action {
   bool return_old_on_failure = false;
 };
 
-std::string Fingerprint(const rapidjson::Value& request) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartArray();
-  for (const char* m : {"TransactItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"}) {
-    if (const auto* v = Member(request, m)) v->Accept(w);
-    else w.Null();
-  }
-  w.EndArray();
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
 Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
   std::vector<Action> actions;
   size_t total_size = 0;
@@ -98,7 +87,7 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
     } else {
       MT_ASSIGN_OR_RETURN(action.key, DecodeItemMember(p, "Key"));
     }
-    unsigned kinds = kConditionKind | (action.kind == Kind::kUpdate ? kUpdateKind : 0);
+    unsigned kinds = kConditionKind | (action.kind == Kind::kUpdate ? unsigned{kUpdateKind} : 0u);
     MT_RETURN_IF_ERROR(CheckExpressionParameters(p, kinds));
     MT_ASSIGN_OR_RETURN(action.expressions, ParseRequestExpressions(p, kinds));
     action.return_old_on_failure = StringOr(p, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
@@ -142,27 +131,15 @@ Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(std::vector<Action> actions, DecodeActions(ctx));
   std::string token(StringOr(ctx.request, "ClientRequestToken", ""));
   std::string_view capacity_mode = StringOr(ctx.request, "ReturnConsumedCapacity", "NONE");
-  if (!token.empty()) {
-    auto outcome = ctx.idempotency.Begin(token, Fingerprint(ctx.request));
-    switch (outcome.decision) {
-      case txn::IdempotencyCache::Decision::kRun: break;
-      case txn::IdempotencyCache::Decision::kMismatch:
-        return Status(ErrorCode::kIdempotentParameterMismatch,
-                      "Request parameters do not match the parameters of the request with the same ClientRequestToken");
-      case txn::IdempotencyCache::Decision::kInProgress:
-        return Status(ErrorCode::kTransactionInProgress, "Transaction is in progress");
-      case txn::IdempotencyCache::Decision::kReplay: {
-        // A replay applies nothing; AWS reports (and charges) the reads it made to answer.
-        std::vector<table::ReadTarget> targets;
-        for (const Action& a : actions) targets.push_back({a.table, a.key});
-        MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeReplayReads(ctx.db, targets));
-        ctx.out.StartObject();
-        capacity.Write(ctx.out, capacity_mode, true);
-        ctx.out.EndObject();
-        return Status::Ok();
-      }
-    }
-  }
+  auto replay_targets = [&] {
+    std::vector<table::ReadTarget> targets;
+    for (const Action& a : actions) targets.push_back({a.table, a.key});
+    return targets;
+  };
+  MT_ASSIGN_OR_RETURN(bool replayed,
+                      BeginIdempotent(ctx, token, "", {"TransactItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"},
+                                      replay_targets, capacity_mode));
+  if (replayed) return Status::Ok();
 
   std::vector<table::WriteAction> writes;
   for (const Action& a : actions) {
