@@ -1,5 +1,7 @@
 #include "api/read_charge.h"
 
+#include "api/transaction_cancel.h"
+
 #include <string>
 
 #include "api/request_fields.h"
@@ -34,23 +36,9 @@ Result<CapacityByTable> ChargeTransactionalReads(OperationContext& ctx, const st
   }
   if (!throttled) return capacity;
 
-  std::string codes;
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    codes += std::string(i ? ", " : "") + (outcomes[i].ok() ? "None" : "ProvisionedThroughputExceeded");
-  }
-  ctx.error_details = [outcomes = std::move(outcomes)](JsonWriter& w) {
-    w.Key("CancellationReasons");
-    w.StartArray();
-    for (const Status& outcome : outcomes) {
-      w.StartObject();
-      WriteString(w, "Code", outcome.ok() ? "None" : "ProvisionedThroughputExceeded");
-      if (!outcome.ok()) WriteString(w, "Message", outcome.message());
-      w.EndObject();
-    }
-    w.EndArray();
-  };
-  return Status(ErrorCode::kTransactionCanceled,
-                "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+  std::vector<const char*> codes;
+  for (const Status& outcome : outcomes) codes.push_back(CancellationCode(outcome));
+  return TransactionCanceled(ctx, std::move(outcomes), std::move(codes));
 }
 
 Result<CapacityByTable> ChargeReplayReads(table::Database& db, const std::vector<table::ReadTarget>& targets) {

@@ -16,6 +16,7 @@
 #include "api/partiql/executor.h"
 #include "api/partiql/request.h"
 #include "api/read_charge.h"
+#include "api/transaction_cancel.h"
 #include "api/request_fields.h"
 #include "model/capacity.h"
 #include "table/keys.h"
@@ -39,26 +40,6 @@ std::string ShapeText() {
   "ClientRequestToken": {"type": "String", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 36},
   "ReturnConsumedCapacity": )" +
          kReturnConsumedCapacityShape + "}";
-}
-
-const char* ReasonCode(const Status& status) {
-  if (partiql::IsDuplicateItem(status)) return "DuplicateItem";
-  switch (status.code()) {
-    case ErrorCode::kOk:
-      return "None";
-    case ErrorCode::kConditionalCheckFailed:
-      return "ConditionalCheckFailed";
-    case ErrorCode::kDuplicateItem:
-      return "DuplicateItem";
-    case ErrorCode::kTransactionConflict:
-      return "TransactionConflict";
-    case ErrorCode::kProvisionedThroughputExceeded:
-      return "ProvisionedThroughputExceeded";
-    case ErrorCode::kItemCollectionSizeLimitExceeded:
-      return "ItemCollectionSizeLimitExceeded";
-    default:
-      return "ValidationError";
-  }
 }
 
 // Parses, checks and plans every statement, in DynamoDB's order.
@@ -137,32 +118,17 @@ Status RunReads(OperationContext& ctx, const std::vector<PreparedStatement>& sta
 
 Status Cancelled(OperationContext& ctx, const std::vector<PreparedStatement>& statements,
                  const table::TransactionResult& result) {
-  std::string codes;
-  for (size_t i = 0; i < result.outcomes.size(); ++i) {
-    codes += std::string(i ? ", " : "") + ReasonCode(result.outcomes[i]);
-  }
-  std::vector<bool> want_item;
   const auto& entries = Member(ctx.request, "TransactStatements")->GetArray();
-  for (size_t i = 0; i < statements.size(); ++i) {
-    want_item.push_back(StringOr(entries[i], "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD");
+  std::vector<const char*> codes;
+  std::vector<std::optional<Item>> items;
+  for (size_t i = 0; i < result.outcomes.size(); ++i) {
+    const Status& outcome = result.outcomes[i];
+    codes.push_back(partiql::IsDuplicateItem(outcome) ? "DuplicateItem" : CancellationCode(outcome));
+    bool returned = outcome.code() == ErrorCode::kConditionalCheckFailed && i < statements.size() &&
+                    StringOr(entries[i], "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
+    items.push_back(returned ? result.old_items[i] : std::nullopt);
   }
-  ctx.error_details = [outcomes = result.outcomes, old_items = result.old_items, want_item](JsonWriter& w) {
-    w.Key("CancellationReasons");
-    w.StartArray();
-    for (size_t i = 0; i < outcomes.size(); ++i) {
-      w.StartObject();
-      WriteString(w, "Code", ReasonCode(outcomes[i]));
-      if (!outcomes[i].ok()) WriteString(w, "Message", outcomes[i].message());
-      if (outcomes[i].code() == ErrorCode::kConditionalCheckFailed && want_item[i] && old_items[i]) {
-        w.Key("Item");
-        WriteItem(w, *old_items[i]);
-      }
-      w.EndObject();
-    }
-    w.EndArray();
-  };
-  return Status(ErrorCode::kTransactionCanceled,
-                "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+  return TransactionCanceled(ctx, result.outcomes, std::move(codes), std::move(items));
 }
 
 Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& statements) {

@@ -10,6 +10,7 @@
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/read_charge.h"
+#include "api/transaction_cancel.h"
 #include "api/request_fields.h"
 #include "api/request_expressions.h"
 #include "model/capacity.h"
@@ -116,17 +117,6 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
   return actions;
 }
 
-const char* ReasonCode(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::kOk: return "None";
-    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
-    case ErrorCode::kTransactionConflict: return "TransactionConflict";
-    case ErrorCode::kItemCollectionSizeLimitExceeded: return "ItemCollectionSizeLimitExceeded";
-    case ErrorCode::kProvisionedThroughputExceeded: return "ProvisionedThroughputExceeded";
-    default: return "ValidationError";
-  }
-}
-
 Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(std::vector<Action> actions, DecodeActions(ctx));
   std::string token(StringOr(ctx.request, "ClientRequestToken", ""));
@@ -177,31 +167,15 @@ Status Run(OperationContext& ctx) {
   }
   if (!result->committed) {
     if (!token.empty()) ctx.idempotency.Abandon(token);
-    std::string codes;
+    std::vector<const char*> codes;
+    std::vector<std::optional<Item>> items;
     for (size_t i = 0; i < result->outcomes.size(); ++i) {
-      codes += std::string(i ? ", " : "") + ReasonCode(result->outcomes[i].code());
+      const Status& outcome = result->outcomes[i];
+      codes.push_back(CancellationCode(outcome));
+      bool returned = outcome.code() == ErrorCode::kConditionalCheckFailed && actions[i].return_old_on_failure;
+      items.push_back(returned ? result->old_items[i] : std::nullopt);
     }
-    auto outcomes = result->outcomes;
-    auto old_items = result->old_items;
-    std::vector<bool> want_item;
-    for (const Action& a : actions) want_item.push_back(a.return_old_on_failure);
-    ctx.error_details = [outcomes, old_items, want_item](JsonWriter& w) {
-      w.Key("CancellationReasons");
-      w.StartArray();
-      for (size_t i = 0; i < outcomes.size(); ++i) {
-        w.StartObject();
-        WriteString(w, "Code", ReasonCode(outcomes[i].code()));
-        if (!outcomes[i].ok()) WriteString(w, "Message", outcomes[i].message());
-        if (outcomes[i].code() == ErrorCode::kConditionalCheckFailed && want_item[i] && old_items[i]) {
-          w.Key("Item");
-          WriteItem(w, *old_items[i]);
-        }
-        w.EndObject();
-      }
-      w.EndArray();
-    };
-    return Status(ErrorCode::kTransactionCanceled,
-                  "Transaction cancelled, please refer cancellation reasons for specific reasons [" + codes + "]");
+    return TransactionCanceled(ctx, result->outcomes, std::move(codes), std::move(items));
   }
   CapacityByTable capacity;
   for (size_t i = 0; i < actions.size(); ++i) {

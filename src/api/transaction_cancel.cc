@@ -1,0 +1,43 @@
+#include "api/transaction_cancel.h"
+
+#include "api/request_fields.h"
+#include "api/wire_value.h"
+
+namespace monotable::api {
+
+const char* CancellationCode(const Status& outcome) {
+  switch (outcome.code()) {
+    case ErrorCode::kOk: return "None";
+    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
+    case ErrorCode::kDuplicateItem: return "DuplicateItem";
+    case ErrorCode::kTransactionConflict: return "TransactionConflict";
+    case ErrorCode::kProvisionedThroughputExceeded: return "ProvisionedThroughputExceeded";
+    case ErrorCode::kItemCollectionSizeLimitExceeded: return "ItemCollectionSizeLimitExceeded";
+    default: return "ValidationError";
+  }
+}
+
+Status TransactionCanceled(OperationContext& ctx, std::vector<Status> outcomes, std::vector<const char*> codes,
+                           std::vector<std::optional<Item>> items) {
+  std::string listed;
+  for (size_t i = 0; i < codes.size(); ++i) listed += std::string(i ? ", " : "") + codes[i];
+  ctx.error_details = [outcomes = std::move(outcomes), codes = std::move(codes), items = std::move(items)](JsonWriter& w) {
+    w.Key("CancellationReasons");
+    w.StartArray();
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      w.StartObject();
+      WriteString(w, "Code", codes[i]);
+      if (!outcomes[i].ok()) WriteString(w, "Message", outcomes[i].message());
+      if (i < items.size() && items[i]) {
+        w.Key("Item");
+        WriteItem(w, *items[i]);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+  };
+  return Status(ErrorCode::kTransactionCanceled,
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [" + listed + "]");
+}
+
+}  // namespace monotable::api

@@ -1,0 +1,26 @@
+// TransactionCanceledException as DynamoDB gives it, shared by TransactWriteItems,
+// ExecuteTransaction and the throttled transactional reads (read_charge.cc).
+//
+// Contract:
+// - CancellationCode() is the reason code of one action's outcome: None, ConditionalCheckFailed,
+//   DuplicateItem, TransactionConflict, ProvisionedThroughputExceeded,
+//   ItemCollectionSizeLimitExceeded, or ValidationError for any other refusal.
+// - TransactionCanceled() returns the error whose message lists `codes` in action order, and sets
+//   ctx.error_details to write CancellationReasons: per action its Code, the Message of a refused
+//   action, and `items[i]` as Item when present (the item an action with
+//   ReturnValuesOnConditionCheckFailure=ALL_OLD saw). `items` may be empty (no items at all).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "api/operation.h"
+
+namespace monotable::api {
+
+const char* CancellationCode(const Status& outcome);
+
+Status TransactionCanceled(OperationContext& ctx, std::vector<Status> outcomes, std::vector<const char*> codes,
+                           std::vector<std::optional<Item>> items = {});
+
+}  // namespace monotable::api
