@@ -74,7 +74,8 @@ void RefundWrite(Database& db, const TableHandle& handle, const Item& key, const
 }  // namespace
 
 Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
-                                          int max_attempts) {
+                                          int max_attempts, Grouping grouping) {
+  const bool each_on_its_own = grouping == Grouping::kEachOnItsOwn;
   std::vector<std::string> keys;
   keys.reserve(actions.size());
   for (const auto& a : actions) keys.push_back(ItemKeyOf(*a.table->description, a.key));
@@ -96,6 +97,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       out.old_items.push_back(old_item);
       batch.guards.push_back({keys[i], raw, token});
       auto applied = actions[i].apply(old_item ? &*old_item : nullptr);
+      if (!applied.ok() && each_on_its_own) return applied.status();
       if (!applied.ok()) {
         ErrorCode code = applied.status().code();
         if (code != ErrorCode::kConditionalCheckFailed && code != ErrorCode::kValidation &&
@@ -118,6 +120,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       }
       out.outcomes.push_back(Status::Ok());
       WriteResult result{old_item, std::move(applied).value(), {}};
+      const size_t mutations_before = batch.mutations.size();
       if (!actions[i].check_only) {
         if (result.new_item) {
           batch.mutations.push_back({keys[i], EncodeItem(*result.new_item)});
@@ -128,13 +131,20 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
                                                result.new_item ? &*result.new_item : nullptr, batch);
         AddExpiryMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
                            result.new_item ? &*result.new_item : nullptr, batch);
-        changes.Add(*actions[i].table->description, old_item ? &*old_item : nullptr,
-                    result.new_item ? &*result.new_item : nullptr);
       }
       Status charged = ChargeWrite(db, *actions[i].table, actions[i].key, result, charge);
       if (!charged.ok()) {
         out.outcomes.back() = charged;
+        if (each_on_its_own && charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
+          batch.mutations.resize(mutations_before);  // left out; the others still commit
+          out.results.emplace_back();
+          raws.push_back(std::move(raw));
+          continue;
+        }
         refused = true;
+      } else if (!actions[i].check_only) {
+        changes.Add(*actions[i].table->description, old_item ? &*old_item : nullptr,
+                    result.new_item ? &*result.new_item : nullptr);
       }
       out.results.push_back(std::move(result));
       raws.push_back(std::move(raw));
@@ -150,14 +160,14 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       // Lost a race: the request is charged once, for the attempt that commits (or the last one).
       if (attempt + 1 < max_attempts) {
         for (size_t i = 0; i < actions.size(); ++i) {
-          RefundWrite(db, *actions[i].table, actions[i].key, out.results[i], charge);
+          if (out.outcomes[i].ok()) RefundWrite(db, *actions[i].table, actions[i].key, out.results[i], charge);
         }
       }
       continue;
     }
     MT_RETURN_IF_ERROR(committed);
     for (size_t i = 0; i < actions.size(); ++i) {
-      if (actions[i].check_only) continue;
+      if (actions[i].check_only || !out.outcomes[i].ok()) continue;
       const auto& r = out.results[i];
       auto& stats = *actions[i].table->stats;
       stats.item_count += (r.new_item ? 1 : 0) - (r.old_item ? 1 : 0);
@@ -165,7 +175,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
                           static_cast<int64_t>(r.old_item ? ItemSize(*r.old_item) : 0);
     }
     out.committed = true;
-    out.outcomes.clear();
+    if (!each_on_its_own) out.outcomes.clear();
     return out;
   }
   TransactionResult conflict;

@@ -24,6 +24,11 @@
 //   A request is charged once: an attempt whose commit loses a race gives its charges back
 //   (Throughput::Refund) before the retry, so what stays charged is the attempt that commits, or
 //   the last one (refused, or given up on with kTransactionConflict).
+// - Grouping::kEachOnItsOwn (BatchWriteItem): the actions are independent writes committed in one
+//   engine batch (one WAL record, one write-group pass). A throttled action is left out (its
+//   outcome ProvisionedThroughputExceeded, its result empty) and the others still commit; any
+//   other refusal is returned as the error with nothing written. `committed` is then true when the
+//   batch committed, whatever was left out; `outcomes` holds every action's status.
 // - ReadConsistent reads all keys from one engine snapshot.
 #pragma once
 
@@ -52,8 +57,11 @@ struct TransactionResult {
 // write's do not.
 enum class WriteCharge { kStandard, kTransactional };
 
+// All or nothing (transactions, single-item writes), or independent writes sharing a commit.
+enum class Grouping { kAllOrNothing, kEachOnItsOwn };
+
 Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
-                                          int max_attempts = 16);
+                                          int max_attempts = 16, Grouping grouping = Grouping::kAllOrNothing);
 
 struct ReadTarget {
   std::shared_ptr<const TableHandle> table;

@@ -7,6 +7,7 @@
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
 #include "table/keys.h"
+#include "table/transaction.h"
 
 namespace monotable::api {
 namespace {
@@ -88,19 +89,32 @@ Status Run(OperationContext& ctx) {
     }
   }
 
+  // One engine commit for the whole batch (the writes stay independent: no condition ties them).
+  std::vector<table::WriteAction> actions;
+  actions.reserve(writes.size());
+  for (const PendingWrite& w : writes) {
+    table::ApplyFn apply = [&w](const Item*) -> Result<std::optional<Item>> { return w.item; };
+    if (!w.table->description->local_indexes.empty()) {
+      apply = LimitItemCollection(ctx.db, *w.table, w.key, std::move(apply));
+    }
+    actions.push_back({w.table.get(), w.key, std::move(apply), false, nullptr});
+  }
+  MT_ASSIGN_OR_RETURN(auto committed, table::WriteAtomically(ctx.db, actions, table::WriteCharge::kStandard,
+                                                             /*max_attempts=*/1 << 20,
+                                                             table::Grouping::kEachOnItsOwn));
+
   CapacityByTable capacity;
   ItemCollectionMetricsByTable metrics(ctx.request);
   // Writes the throughput model throttles come back in UnprocessedItems, as on AWS; only when
   // every write was throttled does the whole call fail.
   std::vector<const PendingWrite*> unprocessed;
-  for (const PendingWrite& w : writes) {
-    auto write = [&](const Item*) -> Result<std::optional<Item>> { return w.item; };
-    auto written = WriteInCollection(ctx.db, *w.table, w.key, write);
-    if (!written.ok() && written.status().code() == ErrorCode::kProvisionedThroughputExceeded) {
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const PendingWrite& w = writes[i];
+    if (!committed.outcomes[i].ok()) {
       unprocessed.push_back(&w);
       continue;
     }
-    MT_ASSIGN_OR_RETURN(auto result, std::move(written));
+    const table::WriteResult& result = committed.results[i];
     double u = WriteUnits(result.old_item ? ItemSize(*result.old_item) : 0, w.item ? ItemSize(*w.item) : 0);
     Consumption consumed{u, {}, {}};
     consumed.AddIndexCosts(result.index_costs);
