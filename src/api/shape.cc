@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 #include <string>
 #include <vector>
@@ -39,12 +40,14 @@ struct Shape {
   std::vector<Constraint> constraints;  // in the order the description lists them
   std::shared_ptr<Shape> element;       // List / Map children
   std::vector<std::pair<std::string, std::shared_ptr<Shape>>> members;  // structs
+  bool constrained = false;  // this value or one below it has a constraint the second pass checks
 };
 
 namespace {
 
 constexpr std::string_view kNamePattern = "[a-zA-Z0-9_.-]+";
 constexpr int kMaxAttributeDepth = 33;
+constexpr size_t kMaxStructMembers = 64;  // a struct's members are tracked in a 64-bit set
 constexpr const char* kNestingMessage =
     "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
 
@@ -121,6 +124,7 @@ std::shared_ptr<Shape> BuildShape(const rapidjson::Value& spec) {
         for (auto m = ch.MemberBegin(); m != ch.MemberEnd(); ++m) {
           shape->members.emplace_back(m->name.GetString(), BuildShape(m->value));
         }
+        if (shape->members.size() > kMaxStructMembers) BadShape("too many members");
       } else {
         shape->element = BuildShape(ch);
       }
@@ -128,6 +132,9 @@ std::shared_ptr<Shape> BuildShape(const rapidjson::Value& spec) {
     }
     shape->constraints.push_back(BuildConstraint(key, it->value));
   }
+  for (const Constraint& c : shape->constraints) shape->constrained |= c.check != Check::kChildren;
+  if (shape->element) shape->constrained |= shape->element->constrained;
+  for (const auto& member : shape->members) shape->constrained |= member.second->constrained;
   return shape;
 }
 
@@ -152,21 +159,46 @@ Status CheckValue(const Shape& shape, rapidjson::Value& v, rapidjson::Document::
 
 const Shape& AttributeValueStruct(bool value_struct);
 
+// The position of `name` among a struct's members, or -1.
+int MemberIndex(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>>& members,
+                const rapidjson::Value& name) {
+  const char* text = name.GetString();
+  const size_t length = name.GetStringLength();
+  for (size_t i = 0; i < members.size(); ++i) {
+    const std::string& m = members[i].first;
+    if (m.size() == length && std::memcmp(m.data(), text, length) == 0) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 Status CheckStructMembers(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>>& members,
                           rapidjson::Value& obj, rapidjson::Document::AllocatorType& alloc, int depth) {
-  // Drop members the shape does not know, and nulls.
+  // Drop members the shape does not know, and nulls; note where each kept member sits in the
+  // shape (a repeated name counts once: its first occurrence, as FindMember reads it).
+  struct Present {
+    int index;
+    rapidjson::Value* value;
+  };
+  Present present[kMaxStructMembers];
+  size_t count = 0;
+  uint64_t seen = 0;
   for (auto it = obj.MemberBegin(); it != obj.MemberEnd();) {
-    bool known = false;
-    for (const auto& [name, _] : members) {
-      if (it->name.GetStringLength() == name.size() && name == it->name.GetString()) { known = true; break; }
+    int index = MemberIndex(members, it->name);
+    if (index < 0 || it->value.IsNull()) {
+      it = obj.EraseMember(it);
+      continue;
     }
-    if (!known || it->value.IsNull()) it = obj.EraseMember(it);
-    else ++it;
+    if (!(seen & (uint64_t{1} << index))) {
+      seen |= uint64_t{1} << index;
+      // Insertion in shape order: values are checked in the order AWS checks them.
+      size_t at = count++;
+      for (; at > 0 && present[at - 1].index > index; --at) present[at] = present[at - 1];
+      present[at] = {index, &it->value};
+    }
+    ++it;
   }
-  for (const auto& [name, member] : members) {
-    auto it = obj.FindMember(rapidjson::StringRef(name.data(), name.size()));
-    if (it == obj.MemberEnd()) continue;
-    MT_RETURN_IF_ERROR(CheckValue(*member, it->value, alloc, depth));
+  for (size_t i = 0; i < count; ++i) {
+    MT_RETURN_IF_ERROR(CheckValue(*members[present[i].index].second, *present[i].value, alloc, depth));
   }
   return Status::Ok();
 }
@@ -430,6 +462,7 @@ class ConstraintWalker {
   void Members(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>>& members,
                const rapidjson::Value* obj) {
     for (const auto& [name, shape] : members) {
+      if (!shape->constrained) continue;
       const rapidjson::Value* v = nullptr;
       if (obj && obj->IsObject()) {
         auto it = obj->FindMember(rapidjson::StringRef(name.data(), name.size()));
@@ -440,6 +473,7 @@ class ConstraintWalker {
   }
 
   void One(std::string_view attr, const rapidjson::Value* v, const Shape& shape) {
+    if (!shape.constrained) return;
     if (v && v->IsNull()) v = nullptr;
     for (const auto& c : shape.constraints) {
       if (errors.size() >= 10) return;
@@ -528,6 +562,7 @@ std::shared_ptr<const Shape> ParseShape(std::string_view description_json) {
   for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
     root->members.emplace_back(it->name.GetString(), BuildShape(it->value));
   }
+  if (root->members.size() > kMaxStructMembers) BadShape("too many members");
   return root;
 }
 
