@@ -40,7 +40,7 @@ struct OperationContext {
 
 struct Operation {
   std::string_view name;
-  std::shared_ptr<const Shape> shape;
+  LazyShape shape;
   Status (*validate)(OperationContext& ctx) = nullptr;
   Status (*run)(OperationContext& ctx) = nullptr;
 };

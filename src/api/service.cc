@@ -247,7 +247,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
   if (caller && !caller->ok()) return with_cors(Error(caller->status()));
   if (request.body.empty()) return with_cors(Error(Status::Serialization("")));
 
-  Status checked = CheckRequest(*op->shape, doc, doc.GetAllocator());
+  Status checked = CheckRequest(op->shape.get(), doc, doc.GetAllocator());
   if (!checked.ok()) return with_cors(Error(checked));
   if (caller) {
     Status allowed = Authorize(**caller, op->name, doc);

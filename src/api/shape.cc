@@ -566,6 +566,11 @@ std::shared_ptr<const Shape> ParseShape(std::string_view description_json) {
   return root;
 }
 
+const Shape& LazyShape::get() const {
+  std::call_once(once_, [this] { shape_ = ParseShape(make_text_ ? make_text_() : std::string(text_)); });
+  return *shape_;
+}
+
 Status CheckRequest(const Shape& shape, rapidjson::Value& request, rapidjson::Document::AllocatorType& alloc) {
   // A top-level array is reported as such; any other non-object body (a string, a number, a
   // boolean, null) is a SerializationException without a message, as AWS's deserializer answers.

@@ -20,6 +20,8 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <string>
 #include <string_view>
 
 #include <rapidjson/document.h>
@@ -30,8 +32,26 @@ namespace monotable::api {
 
 struct Shape;
 
-// Parses a shape description once (at startup); aborts on a malformed description (a bug).
+// Parses a shape description; aborts on a malformed description (a bug).
 std::shared_ptr<const Shape> ParseShape(std::string_view description_json);
+
+// An operation's shape, parsed on first use (the process does not parse ~35 descriptions
+// before it can serve its first request). Thread-safe.
+class LazyShape {
+ public:
+  LazyShape(const char* text) : text_(text) {}              // NOLINT: implicit, for Operation tables
+  LazyShape(std::string (*make_text)()) : make_text_(make_text) {}  // NOLINT
+  LazyShape(const LazyShape&) = delete;
+  LazyShape& operator=(const LazyShape&) = delete;
+
+  const Shape& get() const;
+
+ private:
+  const char* text_ = nullptr;
+  std::string (*make_text_)() = nullptr;
+  mutable std::once_flag once_;
+  mutable std::shared_ptr<const Shape> shape_;
+};
 
 Status CheckRequest(const Shape& shape, rapidjson::Value& request, rapidjson::Document::AllocatorType& alloc);
 

@@ -117,6 +117,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kBatchExecuteStatement{"BatchExecuteStatement", ParseShape(ShapeText()), nullptr, Run};
+const Operation kBatchExecuteStatement{"BatchExecuteStatement", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

@@ -135,6 +135,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kBatchGetItem{"BatchGetItem", ParseShape(ShapeText()), nullptr, Run};
+const Operation kBatchGetItem{"BatchGetItem", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

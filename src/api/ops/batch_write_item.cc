@@ -162,6 +162,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kBatchWriteItem{"BatchWriteItem", ParseShape(ShapeText()), nullptr, Run};
+const Operation kBatchWriteItem{"BatchWriteItem", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

@@ -283,6 +283,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kCreateTable{"CreateTable", ParseShape(ShapeText()), Validate, Run};
+const Operation kCreateTable{"CreateTable", ShapeText, Validate, Run};
 
 }  // namespace monotable::api

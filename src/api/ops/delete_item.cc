@@ -67,6 +67,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kDeleteItem{"DeleteItem", ParseShape(ShapeText()), nullptr, Run};
+const Operation kDeleteItem{"DeleteItem", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

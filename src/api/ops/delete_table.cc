@@ -33,6 +33,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kDeleteTable{"DeleteTable", ParseShape(kShape), nullptr, Run};
+const Operation kDeleteTable{"DeleteTable", kShape, nullptr, Run};
 
 }  // namespace monotable::api

@@ -20,6 +20,6 @@ Status RunLimits(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kDescribeLimits{"DescribeLimits", ParseShape("{}"), nullptr, RunLimits};
+const Operation kDescribeLimits{"DescribeLimits", "{}", nullptr, RunLimits};
 
 }  // namespace monotable::api

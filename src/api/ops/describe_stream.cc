@@ -59,6 +59,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kDescribeStream{"DescribeStream", ParseShape(kShape), nullptr, Run};
+const Operation kDescribeStream{"DescribeStream", kShape, nullptr, Run};
 
 }  // namespace monotable::api

@@ -23,6 +23,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kDescribeTable{"DescribeTable", ParseShape(kShape), nullptr, Run};
+const Operation kDescribeTable{"DescribeTable", kShape, nullptr, Run};
 
 }  // namespace monotable::api

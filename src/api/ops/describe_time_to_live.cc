@@ -26,6 +26,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kDescribeTimeToLive{"DescribeTimeToLive", ParseShape(kShape), nullptr, Run};
+const Operation kDescribeTimeToLive{"DescribeTimeToLive", kShape, nullptr, Run};
 
 }  // namespace monotable::api

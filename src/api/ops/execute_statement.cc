@@ -67,6 +67,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kExecuteStatement{"ExecuteStatement", ParseShape(ShapeText()), nullptr, Run};
+const Operation kExecuteStatement{"ExecuteStatement", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

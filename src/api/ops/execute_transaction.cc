@@ -184,6 +184,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kExecuteTransaction{"ExecuteTransaction", ParseShape(ShapeText()), nullptr, Run};
+const Operation kExecuteTransaction{"ExecuteTransaction", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

@@ -46,6 +46,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kGetItem{"GetItem", ParseShape(ShapeText()), nullptr, Run};
+const Operation kGetItem{"GetItem", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

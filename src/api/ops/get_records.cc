@@ -88,6 +88,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kGetRecords{"GetRecords", ParseShape(kShape), nullptr, Run};
+const Operation kGetRecords{"GetRecords", kShape, nullptr, Run};
 
 }  // namespace monotable::api

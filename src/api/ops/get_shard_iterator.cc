@@ -30,6 +30,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kGetShardIterator{"GetShardIterator", ParseShape(kShape), nullptr, Run};
+const Operation kGetShardIterator{"GetShardIterator", kShape, nullptr, Run};
 
 }  // namespace monotable::api

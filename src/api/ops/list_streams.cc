@@ -67,6 +67,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kListStreams{"ListStreams", ParseShape(kShape), nullptr, Run};
+const Operation kListStreams{"ListStreams", kShape, nullptr, Run};
 
 }  // namespace monotable::api

@@ -30,6 +30,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kListTables{"ListTables", ParseShape(kShape), nullptr, Run};
+const Operation kListTables{"ListTables", kShape, nullptr, Run};
 
 }  // namespace monotable::api

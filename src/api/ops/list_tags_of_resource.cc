@@ -38,6 +38,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kListTagsOfResource{"ListTagsOfResource", ParseShape(kShape), Validate, Run};
+const Operation kListTagsOfResource{"ListTagsOfResource", kShape, Validate, Run};
 
 }  // namespace monotable::api

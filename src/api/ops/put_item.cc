@@ -71,6 +71,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kPutItem{"PutItem", ParseShape(ShapeText()), nullptr, Run};
+const Operation kPutItem{"PutItem", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

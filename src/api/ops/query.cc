@@ -212,6 +212,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kQuery{"Query", ParseShape(ShapeText()), Validate, Run};
+const Operation kQuery{"Query", ShapeText, Validate, Run};
 
 }  // namespace monotable::api

@@ -67,6 +67,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kScan{"Scan", ParseShape(ShapeText()), Validate, Run};
+const Operation kScan{"Scan", ShapeText, Validate, Run};
 
 }  // namespace monotable::api

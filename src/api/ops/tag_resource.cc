@@ -117,6 +117,6 @@ Result<std::string> TableOfResourceArn(OperationContext& ctx) {
   return std::string(arn.substr(arn.find(":table/") + 7));
 }
 
-const Operation kTagResource{"TagResource", ParseShape(kShape), Validate, Run};
+const Operation kTagResource{"TagResource", kShape, Validate, Run};
 
 }  // namespace monotable::api

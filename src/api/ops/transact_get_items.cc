@@ -67,6 +67,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kTransactGetItems{"TransactGetItems", ParseShape(ShapeText()), nullptr, Run};
+const Operation kTransactGetItems{"TransactGetItems", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

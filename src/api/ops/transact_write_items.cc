@@ -201,6 +201,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kTransactWriteItems{"TransactWriteItems", ParseShape(ShapeText()), nullptr, Run};
+const Operation kTransactWriteItems{"TransactWriteItems", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

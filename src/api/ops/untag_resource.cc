@@ -42,6 +42,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kUntagResource{"UntagResource", ParseShape(kShape), Validate, Run};
+const Operation kUntagResource{"UntagResource", kShape, Validate, Run};
 
 }  // namespace monotable::api

@@ -122,6 +122,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kUpdateItem{"UpdateItem", ParseShape(ShapeText()), nullptr, Run};
+const Operation kUpdateItem{"UpdateItem", ShapeText, nullptr, Run};
 
 }  // namespace monotable::api

@@ -191,6 +191,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kUpdateTable{"UpdateTable", ParseShape(ShapeText()), Validate, Run};
+const Operation kUpdateTable{"UpdateTable", ShapeText, Validate, Run};
 
 }  // namespace monotable::api

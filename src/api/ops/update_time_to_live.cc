@@ -34,6 +34,6 @@ Status Run(OperationContext& ctx) {
 
 }  // namespace
 
-const Operation kUpdateTimeToLive{"UpdateTimeToLive", ParseShape(kShape), nullptr, Run};
+const Operation kUpdateTimeToLive{"UpdateTimeToLive", kShape, nullptr, Run};
 
 }  // namespace monotable::api
