@@ -376,7 +376,8 @@ def report(r, targets):
             line += f" | {row['monotable']['rps'] / row['dynalite']['rps']:.1f}x |"
         print(line + ("" if "dynalite" in targets else " |"))
     ng = r["workloads"]["GetItem"]["nginx"]
-    print(f"\nnginx fixed reply (HTTP ceiling): {fmt(ng['rps'])} req/s; monotable GetItem = "
+    print(f"\nnginx fixed reply (HTTP ceiling): {fmt(ng['rps'])} req/s, p50 {ng['p50_ms']:.2f} ms, "
+          f"p99 {ng['p99_ms']:.2f} ms; monotable GetItem = "
           f"{100 * r['workloads']['GetItem']['monotable']['rps'] / ng['rps']:.0f}% of it")
     st = r["startup_ms"]
     print(f"\nStart to first served request (median): {st['back_to_back_ms']:.1f} ms back to back, "
