@@ -22,13 +22,15 @@ constexpr std::string_view kDynamoPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 
 // 52 characters from [A-Z0-9], as AWS's request ids look: twelve base-36 digits from each 64-bit draw.
+// 52 characters of [A-Z0-9], as AWS's request ids look (drawn from the 32 of RFC 4648's base32
+// alphabet: five random bits a character, no division).
 std::string RequestId() {
-  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   thread_local std::mt19937_64 rng(std::random_device{}());
   std::string id(52, 'A');
   for (size_t i = 0; i < id.size();) {
     uint64_t r = rng();
-    for (int j = 0; j < 12 && i < id.size(); ++j, ++i, r /= 36) id[i] = kChars[r % 36];
+    for (int j = 0; j < 12 && i < id.size(); ++j, ++i, r >>= 5) id[i] = kChars[r & 31];
   }
   return id;
 }
@@ -95,6 +97,7 @@ Service::Service(table::Database& db, ServerIdentity identity, Authenticator aut
 HttpResponse Service::Finish(int status, std::string body, std::string_view content_type) {
   HttpResponse response;
   response.status = status;
+  response.headers.reserve(4);
   response.headers.emplace_back("x-amzn-RequestId", RequestId());
   uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
   response.headers.emplace_back("x-amz-crc32", std::to_string(crc));

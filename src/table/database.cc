@@ -67,8 +67,12 @@ Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name
   return handle;
 }
 
+Result<std::optional<std::string>> Database::GetRecord(const TableHandle& table, const Item& key) {
+  return engine_->Get(ItemKeyOf(*table.description, key));
+}
+
 Result<std::optional<Item>> Database::GetItem(const TableHandle& table, const Item& key) {
-  MT_ASSIGN_OR_RETURN(auto raw, engine_->Get(ItemKeyOf(*table.description, key)));
+  MT_ASSIGN_OR_RETURN(auto raw, GetRecord(table, key));
   if (!raw) return std::optional<Item>();
   MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
   return std::optional<Item>(std::move(item));

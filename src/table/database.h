@@ -80,6 +80,8 @@ class Database {
 
   // `key` must already be validated against the table's key schema (ValidateKey).
   Result<std::optional<Item>> GetItem(const TableHandle& table, const Item& key);
+  // The item as stored (model/item_codec.h encoding), for writing it out without decoding it.
+  Result<std::optional<std::string>> GetRecord(const TableHandle& table, const Item& key);
   Result<WriteResult> Write(const TableHandle& table, const Item& key, const ApplyFn& apply,
                             const AttemptedSizeFn& attempted_size = nullptr);
 

@@ -5,6 +5,7 @@
 #include "api/read_charge.h"
 #include "api/request_expressions.h"
 #include "api/request_fields.h"
+#include "model/item_codec.h"
 #include "table/keys.h"
 
 namespace monotable::api {
@@ -29,14 +30,24 @@ Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
   MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
   MT_RETURN_IF_ERROR(CheckProjectionKeys(expressions, *table->description));
-  MT_ASSIGN_OR_RETURN(auto item, ctx.db.GetItem(*table, key));
+  // Without a projection the stored record is written out as it is, never decoded.
+  MT_ASSIGN_OR_RETURN(auto record, ctx.db.GetRecord(*table, key));
+  uint64_t size = 0;
+  if (record) {
+    MT_ASSIGN_OR_RETURN(size, EncodedItemSize(*record));
+  }
   bool consistent = BoolMember(req, "ConsistentRead").value_or(false);
-  double units = ReadUnits(item ? ItemSize(*item) : 0, consistent);
+  double units = ReadUnits(size, consistent);
   MT_RETURN_IF_ERROR(ChargeItemRead(ctx.db, *table, key, units));
   ctx.out.StartObject();
-  if (item) {
+  if (record) {
     ctx.out.Key("Item");
-    WriteItem(ctx.out, expressions.projection ? expressions.projection->Apply(*item) : *item);
+    if (expressions.projection) {
+      MT_ASSIGN_OR_RETURN(Item item, monotable::DecodeItem(std::string_view(*record)));
+      WriteItem(ctx.out, expressions.projection->Apply(item));
+    } else {
+      MT_RETURN_IF_ERROR(WriteEncodedItem(ctx.out, *record));
+    }
   }
   WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name, units,
                         true);
