@@ -61,18 +61,39 @@ struct Throughput::Space {
   std::unordered_map<std::string, uint64_t> hot_keys;  // space-saving counts
 };
 
-Throughput::Throughput(bool simulate, SecondsClock clock)
-    : simulate_(simulate), clock_(clock ? std::move(clock) : SecondsClock(SteadyEpochSeconds)) {}
+namespace {
+std::atomic<uint64_t> next_serial{1};
+}  // namespace
 
-std::shared_ptr<Throughput::Space> Throughput::SpaceFor(uint32_t key_prefix) {
+Throughput::Throughput(bool simulate, SecondsClock clock)
+    : serial_(next_serial.fetch_add(1, std::memory_order_relaxed)),
+      simulate_(simulate),
+      clock_(clock ? std::move(clock) : SecondsClock(SteadyEpochSeconds)) {}
+
+Throughput::Space* Throughput::SpaceFor(uint32_t key_prefix) {
+  // Every request consults its table's space: the shared lock and the map are only taken when
+  // this thread's direct-mapped cache misses. Spaces live as long as this object, and an entry
+  // is tagged with the object's serial, so a cached pointer is never stale.
+  struct Entry {
+    uint64_t owner = 0;
+    uint32_t prefix = 0;
+    Space* space = nullptr;
+  };
+  thread_local std::array<Entry, 16> cache;
+  Entry& entry = cache[key_prefix % cache.size()];
+  if (entry.owner == serial_ && entry.prefix == key_prefix) return entry.space;
+  Space* space = nullptr;
   {
     std::shared_lock lock(mutex_);
-    auto it = spaces_.find(key_prefix);
-    if (it != spaces_.end()) return it->second;
+    if (auto it = spaces_.find(key_prefix); it != spaces_.end()) space = it->second.get();
   }
-  std::unique_lock lock(mutex_);
-  auto& space = spaces_[key_prefix];
-  if (!space) space = std::make_shared<Space>();
+  if (!space) {
+    std::unique_lock lock(mutex_);
+    auto& owned = spaces_[key_prefix];
+    if (!owned) owned = std::make_shared<Space>();
+    space = owned.get();
+  }
+  entry = {serial_, key_prefix, space};
   return space;
 }
 

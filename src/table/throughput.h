@@ -78,12 +78,14 @@ class Throughput {
     bool on_demand = false;
     double rate = 0, ceiling = 0;
     size_t partition = 0;
-    std::shared_ptr<Space> space;
+    Space* space = nullptr;  // owned by spaces_, which never drops one
   };
   Placement Place(const TableDescription& table, const IndexDescription* index, const AttributeValue* partition_key,
                   bool write, int64_t table_bytes);
-  std::shared_ptr<Space> SpaceFor(uint32_t key_prefix);
+  // Lock-free for a table the calling thread has seen lately (a small thread-local cache).
+  Space* SpaceFor(uint32_t key_prefix);
 
+  const uint64_t serial_;  // tells this object's entries in the thread-local cache from another's
   bool simulate_;
   double burst_seconds_ = kDefaultBurstSeconds;
   SecondsClock clock_;

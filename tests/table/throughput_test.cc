@@ -134,3 +134,24 @@ TEST_F(ThroughputTest, RefundGivesBackWhatAConsumeTookButNeverMoreThanABucketHol
 
 }  // namespace
 }  // namespace monotable::table
+
+namespace monotable::table {
+namespace {
+
+TEST(ThroughputSpacesTest, ANewObjectNeverSeesAnotherObjectsBuckets) {
+  TableDescription t = Provisioned(1, 1);
+  double now = kCreated;
+  AttributeValue key = AttributeValue::S("k");
+  for (int round = 0; round < 3; ++round) {
+    // Each object is built in the same place; the thread's cache of spaces must not carry the
+    // spent bucket of the previous one over.
+    std::optional<Throughput> throughput;
+    throughput.emplace(true, [&] { return now; });
+    EXPECT_TRUE(throughput->Consume(t, nullptr, &key, 1, /*write=*/true).ok()) << round;
+    EXPECT_EQ(throughput->Consume(t, nullptr, &key, 1, /*write=*/true).code(), ErrorCode::kProvisionedThroughputExceeded)
+        << round;
+  }
+}
+
+}  // namespace
+}  // namespace monotable::table
