@@ -1,25 +1,6 @@
-"""Shared by the index tests (test_indexes.py, test_multi_attribute_indexes.py): error checks,
-attribute-value and key-schema builders, and batch-put and paged-read helpers on the client API."""
-
-
-def err(e):
-    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
-
-
-def validation(e, message):
-    assert err(e) == ("ValidationException", message)
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def B(v):
-    return {"B": v}
+"""Shared by the index tests (test_indexes.py, test_multi_attribute_indexes.py): key-schema and
+index builders, and batch-put and paged-read helpers on the client API (error checks and
+attribute-value builders are in wire_helpers.py)."""
 
 
 def ks(*pairs):

@@ -11,6 +11,7 @@ import botocore.config
 import botocore.credentials
 import pytest
 from botocore.exceptions import ClientError
+from wire_helpers import err
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +27,6 @@ def secured(binary, tmp_path_factory):
 def client(server, key, secret):
     return boto3.client("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1", aws_access_key_id=key,
                         aws_secret_access_key=secret, config=botocore.config.Config(retries={"max_attempts": 1}))
-
-
-def err(e):
-    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
 
 
 def make(c, name):

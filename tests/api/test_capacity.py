@@ -4,10 +4,7 @@ consistent), Query sums then rounds once, index arms by projection."""
 import pytest
 
 from conftest import unique_name
-
-
-def S(v):
-    return {"S": v}
+from wire_helpers import S
 
 
 @pytest.mark.parametrize("item, size", [

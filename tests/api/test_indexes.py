@@ -8,7 +8,8 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import unique_name
-from index_helpers import S, N, B, ks, ad, index, err, validation, put_all, read_all, keyset
+from index_helpers import ks, ad, index, put_all, read_all, keyset
+from wire_helpers import err, validation, S, N, B
 
 
 # ---- a table with GSIs and LSIs of every projection ------------------------------------------

@@ -9,12 +9,9 @@ from botocore.exceptions import ClientError
 
 from conftest import unique_name
 from raw import call
+from wire_helpers import err
 
 BAD = "Statement wasn't well formed, can't be processed: "
-
-
-def err(e):
-    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
 
 
 def run(ddb, statement, **kw):

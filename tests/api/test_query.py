@@ -7,26 +7,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import unique_name
-
-
-def err(e):
-    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
-
-
-def validation(e, message):
-    assert err(e) == ("ValidationException", message)
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def B(v):
-    return {"B": v}
+from wire_helpers import err, validation, S, N, B
 
 
 def create(ddb, sort_type=None, **extra):

@@ -3,10 +3,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import unique_name
-
-
-def err(e):
-    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
+from wire_helpers import err
 
 
 def full_scan(ddb, **kw):

@@ -1,10 +1,7 @@
 """TransactWriteItems / TransactGetItems / BatchGetItem: shapes, atomicity, idempotency."""
 import pytest
 from botocore.exceptions import ClientError
-
-
-def err(e):
-    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
+from wire_helpers import err
 
 
 def put(table, pk, **attrs):
