@@ -21,7 +21,6 @@ constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
 constexpr std::string_view kDynamoPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 
-// 52 characters from [A-Z0-9], as AWS's request ids look: twelve base-36 digits from each 64-bit draw.
 // 52 characters of [A-Z0-9], as AWS's request ids look (drawn from the 32 of RFC 4648's base32
 // alphabet: five random bits a character, no division).
 std::string RequestId() {

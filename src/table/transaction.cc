@@ -84,7 +84,6 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
     TransactionResult out;
     engine::WriteBatch batch;
     ChangeLogBatch changes(db.streams());  // settles its sequence numbers when this attempt ends
-    std::vector<std::optional<std::string>> raws;
     bool refused = false;
     for (size_t i = 0; i < actions.size(); ++i) {
       uint64_t token = db.engine().ReadToken(keys[i]);  // before the read: lets Commit skip re-reading
@@ -95,7 +94,8 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         old_item = std::move(decoded);
       }
       out.old_items.push_back(old_item);
-      batch.guards.push_back({keys[i], raw, token});
+      const bool existed = raw.has_value();
+      batch.guards.push_back({keys[i], std::move(raw), token});
       auto applied = actions[i].apply(old_item ? &*old_item : nullptr);
       if (!applied.ok() && each_on_its_own) return applied.status();
       if (!applied.ok()) {
@@ -124,7 +124,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       if (!actions[i].check_only) {
         if (result.new_item) {
           batch.mutations.push_back({keys[i], EncodeItem(*result.new_item)});
-        } else if (raw) {
+        } else if (existed) {
           batch.mutations.push_back({keys[i], std::nullopt});
         }
         result.index_costs = AddIndexMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
@@ -138,7 +138,6 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         if (each_on_its_own && charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
           batch.mutations.resize(mutations_before);  // left out; the others still commit
           out.results.emplace_back();
-          raws.push_back(std::move(raw));
           continue;
         }
         refused = true;
@@ -147,7 +146,6 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
                     result.new_item ? &*result.new_item : nullptr);
       }
       out.results.push_back(std::move(result));
-      raws.push_back(std::move(raw));
     }
     if (refused) {
       out.results.clear();
