@@ -41,6 +41,9 @@ run_tests() {
   (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300) || failed=1
   echo "== API tests (pytest: boto3 and the AWS CLI against a started server)"
   /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api --monotable-binary build/monotable || failed=1
+  echo "== API tests again, the shared server on RocksDB (the default engine)"
+  /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api --monotable-binary build/monotable \
+    --monotable-engine rocksdb || failed=1
   echo "== fuzzers (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-30}s per target)"
   scripts/fuzz.sh "${FUZZ_SECONDS:-30}" || failed=1
   if [ $failed = 0 ]; then echo "all test stages passed"; else echo "SOME TEST STAGES FAILED"; fi

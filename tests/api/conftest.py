@@ -1,6 +1,7 @@
 """API test harness: starts monotable servers on free ports and hands out real AWS clients.
 
-`server` is one in-memory server shared by the whole session (tests use unique table names);
+`server` is one server shared by the whole session (tests use unique table names), in-memory unless
+`--monotable-engine rocksdb` puts it on RocksDB in a temporary directory;
 `start_server` starts extra servers (e.g. RocksDB under a temp dir) that the test controls.
 """
 import os
@@ -19,6 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def pytest_addoption(parser):
     parser.addoption("--monotable-binary", default=os.path.join(ROOT, "build", "monotable"))
+    parser.addoption("--monotable-engine", choices=["memory", "rocksdb"], default="memory",
+                     help="engine of the shared server: in-memory, or RocksDB in a temporary directory")
 
 
 class Server:
@@ -61,8 +64,11 @@ def binary(request):
 
 
 @pytest.fixture(scope="session")
-def server(binary):
-    s = Server(binary, ["--in-memory"])
+def server(binary, request, tmp_path_factory):
+    if request.config.getoption("--monotable-engine") == "rocksdb":
+        s = Server(binary, ["--data", str(tmp_path_factory.mktemp("shared-server"))])
+    else:
+        s = Server(binary, ["--in-memory"])
     yield s
     s.stop()
 

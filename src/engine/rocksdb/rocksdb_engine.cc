@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "engine/guarded_commit.h"
+#include "engine/rocksdb/memtable_skiplist.h"
 
 namespace monotable::engine {
 namespace {
@@ -90,6 +91,10 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // yielding: on a machine with few cores the spinning steals the CPU the leader needs.
   o.enable_write_thread_adaptive_yield = false;
   o.enable_pipelined_write = true;  // WAL append and memtable insert of successive write groups overlap
+  // Memtable: a skip list with the bytewise comparison inlined (memtable_skiplist.h says why). It
+  // takes one writer at a time: the leader of each memtable write group inserts the group's batches.
+  o.memtable_factory = std::make_shared<BytewiseSkipListFactory>();
+  o.allow_concurrent_memtable_write = false;
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(64 << 20);
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));

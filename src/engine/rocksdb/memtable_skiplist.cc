@@ -1,0 +1,311 @@
+#include "engine/rocksdb/memtable_skiplist.h"
+
+#include <rocksdb/slice.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+namespace monotable::engine {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "entry trailers are decoded with memcpy");
+
+constexpr int kMaxHeight = 12;  // as RocksDB's own skip list
+constexpr uint64_t kBranching = 4;
+
+// A node is named by the address of its memtable entry. In front of the entry, 8-byte aligned:
+//   [link for level height-1] ... [link for level 0] [height: uint64_t] [entry ...]
+// The head is the same without an entry, with all kMaxHeight links.
+using Link = std::atomic<const char*>;
+
+Link* LinkOf(const char* node, int level) {
+  return reinterpret_cast<Link*>(const_cast<char*>(node) - 2 * sizeof(uint64_t)) - level;
+}
+
+int HeightOf(const char* node) {
+  uint64_t height;
+  std::memcpy(&height, node - sizeof height, sizeof height);
+  return static_cast<int>(height);
+}
+
+// An internal key: the user key and its trailer (sequence number << 8 | value type).
+struct InternalKey {
+  const char* user;
+  size_t user_size;
+  uint64_t trailer;
+};
+
+// RocksDB's memtable entry (and LookupKey::memtable_key()): varint32 internal-key size, then the
+// internal key; the value that follows is not looked at.
+InternalKey KeyOfEntry(const char* entry) {
+  uint32_t size = 0;
+  int shift = 0;
+  for (;; shift += 7) {
+    uint8_t byte = static_cast<uint8_t>(*entry++);
+    size |= static_cast<uint32_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+  }
+  uint64_t trailer;
+  std::memcpy(&trailer, entry + size - 8, 8);
+  return {entry, size - 8, trailer};
+}
+
+InternalKey KeyOfSlice(const rocksdb::Slice& internal_key) {
+  uint64_t trailer;
+  std::memcpy(&trailer, internal_key.data() + internal_key.size() - 8, 8);
+  return {internal_key.data(), internal_key.size() - 8, trailer};
+}
+
+// InternalKeyComparator over BytewiseComparator: user keys ascending, then newer (larger
+// trailer) first.
+int Compare(const InternalKey& a, const InternalKey& b) {
+  size_t common = std::min(a.user_size, b.user_size);
+  int r = common == 0 ? 0 : std::memcmp(a.user, b.user, common);
+  if (r != 0) return r;
+  if (a.user_size != b.user_size) return a.user_size < b.user_size ? -1 : 1;
+  if (a.trailer != b.trailer) return a.trailer > b.trailer ? -1 : 1;
+  return 0;
+}
+
+// Takes bytes from a RocksDB Allocator through the public MemTableRep::Allocate (Debian does not
+// install memory/allocator.h). Used for iterators placed in a read's Arena: Arena's only base
+// class is Allocator, so an Arena* is also its Allocator*.
+class AllocatorBytes final : public rocksdb::MemTableRep {
+ public:
+  explicit AllocatorBytes(rocksdb::Allocator* allocator) : MemTableRep(allocator) {}
+  char* Take(size_t size) {
+    char* bytes = nullptr;
+    MemTableRep::Allocate(size, &bytes);
+    return bytes;
+  }
+  void Insert(rocksdb::KeyHandle) override {}
+  bool Contains(const char*) const override { return false; }
+  size_t ApproximateMemoryUsage() override { return 0; }
+  Iterator* GetIterator(rocksdb::Arena*) override { return nullptr; }
+};
+
+char* AlignUp(char* p, size_t alignment) {
+  auto address = reinterpret_cast<uintptr_t>(p);
+  return p + ((alignment - address % alignment) % alignment);
+}
+
+class SkipList final : public rocksdb::MemTableRep {
+ public:
+  explicit SkipList(rocksdb::Allocator* allocator) : MemTableRep(allocator) {
+    for (int level = 0; level < kMaxHeight; ++level) new (LinkOf(head_, level)) Link(nullptr);
+  }
+
+  rocksdb::KeyHandle Allocate(const size_t size, char** buf) override {
+    const int height = RandomHeight();
+    const size_t front = sizeof(Link) * height + sizeof(uint64_t);
+    char* bytes = nullptr;
+    MemTableRep::Allocate(front + size + alignof(Link) - 1, &bytes);
+    char* node = AlignUp(bytes, alignof(Link)) + front;
+    for (int level = 0; level < height; ++level) new (LinkOf(node, level)) Link(nullptr);
+    const uint64_t stored_height = static_cast<uint64_t>(height);
+    std::memcpy(node - sizeof stored_height, &stored_height, sizeof stored_height);
+    *buf = node;
+    return node;
+  }
+
+  void Insert(rocksdb::KeyHandle handle) override { InsertKey(handle); }
+
+  // One writer at a time (see the header); readers follow links published with release stores.
+  bool InsertKey(rocksdb::KeyHandle handle) override {
+    const char* node = static_cast<const char*>(handle);
+    const InternalKey key = KeyOfEntry(node);
+    const char* before[kMaxHeight];
+    const int top = max_height_.load(std::memory_order_relaxed);
+    const char* x = head_;
+    for (int level = top - 1; level >= 0; --level) {
+      for (;;) {
+        const char* next = LinkOf(x, level)->load(std::memory_order_relaxed);
+        if (next == nullptr || Compare(KeyOfEntry(next), key) >= 0) break;
+        x = next;
+      }
+      before[level] = x;
+    }
+    const char* at = LinkOf(before[0], 0)->load(std::memory_order_relaxed);
+    if (at != nullptr && Compare(KeyOfEntry(at), key) == 0) return false;
+    const int height = HeightOf(node);
+    if (height > top) {
+      for (int level = top; level < height; ++level) before[level] = head_;
+      // A reader that sees the new height before the links finds nullptr at the head's upper
+      // levels and simply descends.
+      max_height_.store(height, std::memory_order_relaxed);
+    }
+    for (int level = 0; level < height; ++level) {
+      LinkOf(node, level)->store(LinkOf(before[level], level)->load(std::memory_order_relaxed),
+                                 std::memory_order_relaxed);
+      LinkOf(before[level], level)->store(node, std::memory_order_release);
+    }
+    return true;
+  }
+
+  bool Contains(const char* entry) const override {
+    const InternalKey key = KeyOfEntry(entry);
+    const char* x = AtOrAfter(key);
+    return x != nullptr && Compare(KeyOfEntry(x), key) == 0;
+  }
+
+  // RocksDB's default Get leaks the iterator it creates, so every representation overrides it.
+  // LookupKey (db/dbformat.h, not installed) begins with the address of its memtable key, the
+  // same varint32-prefixed internal key as an entry.
+  void Get(const rocksdb::LookupKey& lookup, void* callback_args,
+           bool (*callback)(void* arg, const char* entry)) override {
+    const char* memtable_key = *reinterpret_cast<const char* const*>(&lookup);
+    for (const char* x = AtOrAfter(KeyOfEntry(memtable_key)); x != nullptr && callback(callback_args, x);
+         x = LinkOf(x, 0)->load(std::memory_order_acquire)) {
+    }
+  }
+
+  // RocksDB's estimate of a range's share of the memtable (GetApproximateSizes with memtables).
+  uint64_t ApproximateNumEntries(const rocksdb::Slice& start, const rocksdb::Slice& end) override {
+    const uint64_t before_start = EstimateCountBefore(KeyOfSlice(start));
+    const uint64_t before_end = EstimateCountBefore(KeyOfSlice(end));
+    return before_end >= before_start ? before_end - before_start : 0;
+  }
+
+  size_t ApproximateMemoryUsage() override { return 0; }  // everything lives in the arena
+
+  Iterator* GetIterator(rocksdb::Arena* arena) override;
+
+  // The first node whose key is >= key, or nullptr.
+  const char* AtOrAfter(const InternalKey& key) const {
+    const char* x = head_;
+    const char* known_after = nullptr;  // compared already on the level above
+    for (int level = max_height_.load(std::memory_order_relaxed) - 1;;) {
+      const char* next = LinkOf(x, level)->load(std::memory_order_acquire);
+      const int order = next == nullptr || next == known_after ? 1 : Compare(KeyOfEntry(next), key);
+      if (order < 0) {
+        x = next;
+      } else if (order == 0 || level == 0) {
+        return next;
+      } else {
+        known_after = next;
+        --level;
+      }
+    }
+  }
+
+  // The last node whose key is < key, or nullptr.
+  const char* Before(const InternalKey& key) const {
+    const char* x = head_;
+    const char* known_after = nullptr;
+    for (int level = max_height_.load(std::memory_order_relaxed) - 1; level >= 0;) {
+      const char* next = LinkOf(x, level)->load(std::memory_order_acquire);
+      if (next != nullptr && next != known_after && Compare(KeyOfEntry(next), key) < 0) {
+        x = next;
+      } else {
+        known_after = next;
+        --level;
+      }
+    }
+    return x == head_ ? nullptr : x;
+  }
+
+  // How many nodes come before key, estimated from the nodes passed on each level (as RocksDB's
+  // InlineSkipList::EstimateCount does).
+  uint64_t EstimateCountBefore(const InternalKey& key) const {
+    uint64_t count = 0;
+    const char* x = head_;
+    for (int level = max_height_.load(std::memory_order_relaxed) - 1;;) {
+      const char* next = LinkOf(x, level)->load(std::memory_order_acquire);
+      if (next != nullptr && Compare(KeyOfEntry(next), key) < 0) {
+        x = next;
+        ++count;
+      } else if (level == 0) {
+        return count;
+      } else {
+        count *= kBranching;
+        --level;
+      }
+    }
+  }
+
+  const char* First() const { return LinkOf(head_, 0)->load(std::memory_order_acquire); }
+
+  const char* Last() const {
+    const char* x = head_;
+    for (int level = max_height_.load(std::memory_order_relaxed) - 1; level >= 0;) {
+      const char* next = LinkOf(x, level)->load(std::memory_order_acquire);
+      if (next != nullptr) {
+        x = next;
+      } else {
+        --level;
+      }
+    }
+    return x == head_ ? nullptr : x;
+  }
+
+ private:
+  // Height h with probability (1 - 1/kBranching) * (1/kBranching)^(h-1). Only the writer draws.
+  int RandomHeight() {
+    rng_ ^= rng_ << 13;
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    uint64_t bits = rng_;
+    int height = 1;
+    while (height < kMaxHeight && (bits & 3) == 0) {
+      ++height;
+      bits >>= 2;
+    }
+    return height;
+  }
+
+  alignas(Link) char head_links_[sizeof(Link) * kMaxHeight + sizeof(uint64_t)];
+  const char* const head_ = head_links_ + sizeof head_links_;
+  std::atomic<int> max_height_{1};
+  uint64_t rng_ = 0x9E3779B97F4A7C15ULL;
+};
+
+class SkipListIterator final : public rocksdb::MemTableRep::Iterator {
+ public:
+  explicit SkipListIterator(const SkipList* list) : list_(list) {}
+
+  bool Valid() const override { return node_ != nullptr; }
+  const char* key() const override { return node_; }
+  void Next() override { node_ = LinkOf(node_, 0)->load(std::memory_order_acquire); }
+  void Prev() override { node_ = list_->Before(KeyOfEntry(node_)); }
+
+  void Seek(const rocksdb::Slice& internal_key, const char* memtable_key) override {
+    node_ = list_->AtOrAfter(memtable_key != nullptr ? KeyOfEntry(memtable_key) : KeyOfSlice(internal_key));
+  }
+
+  // The last node whose key is <= the target.
+  void SeekForPrev(const rocksdb::Slice& internal_key, const char* memtable_key) override {
+    const InternalKey key = memtable_key != nullptr ? KeyOfEntry(memtable_key) : KeyOfSlice(internal_key);
+    const char* at = list_->AtOrAfter(key);
+    node_ = at != nullptr && Compare(KeyOfEntry(at), key) == 0 ? at : list_->Before(key);
+  }
+
+  void SeekToFirst() override { node_ = list_->First(); }
+  void SeekToLast() override { node_ = list_->Last(); }
+
+ private:
+  const SkipList* list_;
+  const char* node_ = nullptr;
+};
+
+rocksdb::MemTableRep::Iterator* SkipList::GetIterator(rocksdb::Arena* arena) {
+  if (arena == nullptr) return new SkipListIterator(this);
+  // RocksDB destroys an arena iterator by calling its destructor only; the arena frees the bytes.
+  AllocatorBytes bytes(reinterpret_cast<rocksdb::Allocator*>(arena));
+  char* memory = AlignUp(bytes.Take(sizeof(SkipListIterator) + alignof(SkipListIterator) - 1),
+                         alignof(SkipListIterator));
+  return new (memory) SkipListIterator(this);
+}
+
+}  // namespace
+
+rocksdb::MemTableRep* BytewiseSkipListFactory::CreateMemTableRep(
+    const rocksdb::MemTableRep::KeyComparator& /*compare: see the header*/, rocksdb::Allocator* allocator,
+    const rocksdb::SliceTransform* /*prefix_extractor*/, rocksdb::Logger* /*logger*/) {
+  return new SkipList(allocator);
+}
+
+}  // namespace monotable::engine
