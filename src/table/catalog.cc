@@ -74,9 +74,9 @@ Status Catalog::Load() {
 }
 
 std::shared_ptr<const TableHandle> Catalog::Find(std::string_view name) const {
-  auto tables = Current();
-  auto it = tables->find(name);
-  return it == tables->end() ? nullptr : it->second;
+  std::shared_lock lock(tables_mutex_);
+  auto it = tables_->find(name);
+  return it == tables_->end() ? nullptr : it->second;
 }
 
 std::vector<std::string> Catalog::Names() const {
@@ -108,7 +108,11 @@ Result<uint32_t> Catalog::AllocateKeyPrefixes(uint32_t count) {
 }
 
 void Catalog::Publish(std::shared_ptr<const TableMap> tables) {
-  tables_.store(std::move(tables), std::memory_order_release);
+  {
+    std::unique_lock lock(tables_mutex_);
+    tables_.swap(tables);
+  }
+  // `tables` now holds the previous map: released outside the lock.
 }
 
 Result<TableDescription> Catalog::Create(TableDescription table) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -71,12 +72,19 @@ class Catalog {
   }
   Result<uint32_t> AllocateKeyPrefixes(uint32_t count);
   void Publish(std::shared_ptr<const TableMap> tables);
-  std::shared_ptr<const TableMap> Current() const { return tables_.load(std::memory_order_acquire); }
+  std::shared_ptr<const TableMap> Current() const {
+    std::shared_lock lock(tables_mutex_);
+    return tables_;
+  }
 
   engine::Engine& engine_;
   std::mutex control_mutex_;
   ChangeListener listener_;
-  std::atomic<std::shared_ptr<const TableMap>> tables_{std::make_shared<const TableMap>()};
+  // Readers share the lock for a map lookup and one reference count; libstdc++'s
+  // atomic<shared_ptr> would instead spin on a lock bit, for a whole time slice when the holder
+  // is preempted.
+  mutable std::shared_mutex tables_mutex_;
+  std::shared_ptr<const TableMap> tables_ = std::make_shared<const TableMap>();
 };
 
 }  // namespace monotable::table
