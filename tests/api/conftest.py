@@ -65,10 +65,11 @@ def binary(request):
 
 @pytest.fixture(scope="session")
 def server(binary, request, tmp_path_factory):
+    # Two I/O loops whatever the machine's default, so requests run on more than one thread.
     if request.config.getoption("--monotable-engine") == "rocksdb":
-        s = Server(binary, ["--data", str(tmp_path_factory.mktemp("shared-server"))])
+        s = Server(binary, ["--data", str(tmp_path_factory.mktemp("shared-server")), "--threads", "2"])
     else:
-        s = Server(binary, ["--in-memory"])
+        s = Server(binary, ["--in-memory", "--threads", "2"])
     yield s
     s.stop()
 
