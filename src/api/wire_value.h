@@ -12,6 +12,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstring>
+#include <string_view>
+
 #include "model/attribute_value.h"
 
 namespace monotable::api {
@@ -25,6 +28,14 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
   using Writer::String;
   bool String(const char* s, rapidjson::SizeType length, bool copy = false);
   bool Key(const char* s, rapidjson::SizeType length, bool copy = false) { return String(s, length, copy); }
+
+  // One value written as text straight into the buffer (WriteEncodedItem): the writer places it
+  // like any value of `type`; in between, Raw and RawString append text and a quoted, escaped
+  // string without the writer tracking the value's structure.
+  void BeginRawValue(rapidjson::Type type) { Prefix(type); }
+  void EndRawValue() { EndValue(true); }
+  void Raw(std::string_view text) { std::memcpy(os_->Push(text.size()), text.data(), text.size()); }
+  void RawString(std::string_view text);
 };
 
 Result<AttributeValue> DecodeAttributeValue(const rapidjson::Value& json);
