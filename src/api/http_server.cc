@@ -323,25 +323,15 @@ class Session : public SessionBase {
 
 }  // namespace
 
-// Default I/O threads: one per two cores. A request is short and its thread rarely waits, while
-// the cores also run RocksDB's flushes and compactions and, for a local database, the clients
-// themselves; I/O threads beyond that contend for RocksDB's single write path (its write group
-// parks and wakes the waiting writers). On 2 cores shared with wrk, one I/O thread instead of two
-// took 15-25 % less CPU a request, with equal or better throughput and p99 for GetItem, PutItem,
-// Query and GSI writes; BatchWriteItem, the most CPU a request, did ~25 % better with two.
-namespace {
-int DefaultIoThreads() {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::max(1u, cores / 2));
-}
-}  // namespace
-
 // One io_context per I/O thread, each run by exactly that thread (like nginx's workers): a
 // connection lives on the context it was accepted onto, so its handlers never hop threads and no
 // thread wakes another. Context 0 also holds the acceptors, the sweep, the signals and the drain.
 struct HttpServer::Impl {
   Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
-    int n = options.threads > 0 ? options.threads : DefaultIoThreads();
+    // One per core by default. Measured on 2 cores shared with wrk (bench/RESULTS.md): one I/O
+    // thread takes 15-25 % less CPU a request and has a lower p99 for GetItem and PutItem, but a
+    // single thread caps heavy requests at one core (Query of 100 items -47 %, BatchWriteItem -28 %).
+    int n = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     options.threads = n;
     for (int i = 0; i < n; ++i) ios.push_back(std::make_unique<asio::io_context>(1));
     acceptor.emplace(*ios[0]);

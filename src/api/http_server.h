@@ -20,7 +20,7 @@ namespace monotable::api {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;
-  int threads = 0;  // 0: one per two cores, at least one (see DefaultIoThreads in http_server.cc)
+  int threads = 0;  // 0: one per core
   size_t max_connections = 4096;
   // Optional TLS listener (OpenSSL) beside the plain one: PEM certificate chain and private key.
   std::string tls_cert;

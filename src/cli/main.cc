@@ -24,7 +24,7 @@ int Usage(const char* message) {
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
                "  --in-memory    keep everything in memory (for tests)\n"
                "  --sync         fsync the write-ahead log before acknowledging writes\n"
-               "  --threads N    I/O threads (default: one per two cores, at least one)\n"
+               "  --threads N    I/O threads (default: one per core)\n"
                "  --region R     region named in ARNs and the health check (default us-east-1)\n"
                "  --log-requests one JSON line per request on stderr (errors are always logged)\n"
                "  --simulate-throughput\n"
