@@ -149,11 +149,22 @@ tcp::socket& LowestLayer(asio::ssl::stream<tcp::socket>& s) { return s.next_laye
 // One connection. Reads requests with Beast's parser straight from the stream and writes each
 // answer as two buffers (a hand-built head and the body): no per-operation timers or serializer
 // machinery on the hot path. Timeouts come from the registry's sweep (last_activity_).
+// Operations whose work is large next to the cost of handing them to a worker thread and back:
+// many items read, written or evaluated per request.
+bool RunsOnWorker(std::string_view target) {
+  static constexpr std::string_view kPrefix = "DynamoDB_20120810.";
+  if (target.substr(0, kPrefix.size()) != kPrefix) return false;
+  const std::string_view op = target.substr(kPrefix.size());
+  return op == "Query" || op == "Scan" || op == "BatchGetItem" || op == "BatchWriteItem" ||
+         op == "TransactGetItems" || op == "TransactWriteItems" || op == "ExecuteStatement" ||
+         op == "BatchExecuteStatement" || op == "ExecuteTransaction";
+}
+
 template <typename Stream>
 class Session : public SessionBase {
  public:
-  Session(Stream stream, Service& service, SessionRegistry& registry)
-      : SessionBase(registry), socket_(std::move(stream)), service_(service) {}
+  Session(Stream stream, Service& service, SessionRegistry& registry, asio::thread_pool* workers)
+      : SessionBase(registry), socket_(std::move(stream)), service_(service), workers_(workers) {}
 
   std::shared_ptr<Session> self() { return std::static_pointer_cast<Session>(shared_from_this()); }
 
@@ -222,14 +233,32 @@ class Session : public SessionBase {
     bool keep_alive = req.keep_alive() && !registry_.draining;
     bool http10 = req.version == 10;
 
-    HttpResponse out;
+    if (workers_ != nullptr && RunsOnWorker(view.target)) {
+      // The connection reads nothing more until this request is answered, so the worker has the
+      // request view (and the buffers it points into) to itself until it posts the answer back.
+      asio::post(*workers_, [self = self(), keep_alive, http10] {
+        auto out = std::make_shared<HttpResponse>(self->Handle());
+        asio::post(self->socket_.get_executor(), [self, out, keep_alive, http10] {
+          self->Answer(*out, keep_alive, http10);
+        });
+      });
+      return;
+    }
+    HttpResponse out = Handle();
+    Answer(out, keep_alive, http10);
+  }
+
+  HttpResponse Handle() {
     try {
-      out = service_.Handle(view);
+      return service_.Handle(view_);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "monotable: request failed: %s\n", e.what());
-      out = InternalError();
+      return InternalError();
     }
-    body_in_ = std::move(view.body);  // keeps its capacity for the next request, unless it is large
+  }
+
+  void Answer(HttpResponse& out, bool keep_alive, bool http10) {
+    body_in_ = std::move(view_.body);  // keeps its capacity for the next request, unless it is large
     if (body_in_.capacity() > kKeptBodyCapacity) std::string().swap(body_in_);
     WriteResponse(out, keep_alive, http10);
   }
@@ -318,6 +347,7 @@ class Session : public SessionBase {
   std::string body_;
   std::unique_ptr<char[]> drain_buffer_;
   Service& service_;
+  asio::thread_pool* workers_;  // nullptr: every request runs on the I/O thread
   bool busy_ = false;  // touched only on the session's own I/O thread
 };
 
@@ -328,12 +358,18 @@ class Session : public SessionBase {
 // thread wakes another. Context 0 also holds the acceptors, the sweep, the signals and the drain.
 struct HttpServer::Impl {
   Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
-    // One per core by default. Measured on 2 cores shared with wrk (bench/RESULTS.md): one I/O
-    // thread takes 15-25 % less CPU a request and has a lower p99 for GetItem and PutItem, but a
-    // single thread caps heavy requests at one core (Query of 100 items -47 %, BatchWriteItem -28 %).
-    int n = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Defaults: an I/O thread per two cores and a worker per core (none on one core). Measured on
+    // 2 cores shared with wrk (bench/RESULTS.md): one I/O thread serving every connection takes
+    // 15-25 % less CPU a request than two and has a lower p99 for point reads and writes (it
+    // rarely sleeps, and each wake-up finds many requests); with the heavy operations on workers,
+    // Query of 10 items gains 23-32 % (parsing and sending overlap the reads) and Query of 100
+    // items and BatchWriteItem still get both cores.
+    int n = options.threads > 0 ? options.threads : std::max(1, cores / 2);
     options.threads = n;
     for (int i = 0; i < n; ++i) ios.push_back(std::make_unique<asio::io_context>(1));
+    const int worker_count = options.workers >= 0 ? options.workers : (cores >= 2 ? cores : 0);
+    if (worker_count > 0) workers = std::make_unique<asio::thread_pool>(worker_count);
     acceptor.emplace(*ios[0]);
     tls_acceptor.emplace(*ios[0]);
   }
@@ -351,10 +387,10 @@ struct HttpServer::Impl {
           socket.set_option(tcp::no_delay(true), ec);
           if (secure) {
             std::make_shared<Session<asio::ssl::stream<tcp::socket>>>(
-                asio::ssl::stream<tcp::socket>(std::move(socket), *tls), service, registry)
+                asio::ssl::stream<tcp::socket>(std::move(socket), *tls), service, registry, workers.get())
                 ->Start();
           } else {
-            std::make_shared<Session<tcp::socket>>(std::move(socket), service, registry)->Start();
+            std::make_shared<Session<tcp::socket>>(std::move(socket), service, registry, workers.get())->Start();
           }
         }
       }
@@ -372,6 +408,7 @@ struct HttpServer::Impl {
   ServerOptions options;
   SessionRegistry registry;  // before the loops: sessions they still hold unregister on destruction
   std::vector<std::unique_ptr<asio::io_context>> ios;
+  std::unique_ptr<asio::thread_pool> workers;  // only with options.workers > 0
   std::vector<std::optional<asio::executor_work_guard<asio::io_context::executor_type>>> guards;
   size_t next_io = 0;  // touched only by the accept handlers on context 0
   std::optional<tcp::acceptor> acceptor;
@@ -467,6 +504,9 @@ void HttpServer::Run() {
   for (size_t i = 1; i < impl_->ios.size(); ++i) threads.emplace_back([this, i] { impl_->ios[i]->run(); });
   impl_->main_io().run();
   for (auto& t : threads) t.join();
+  // A worker still running a request after the drain's grace period posts its answer to a loop
+  // that has ended; the loops (and the sessions they hold) outlive this join.
+  if (impl_->workers) impl_->workers->join();
 }
 
 void HttpServer::Stop() {

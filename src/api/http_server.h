@@ -1,8 +1,8 @@
 // HttpServer: HTTP/1.1 keep-alive front end (Boost.Beast) over a Service.
 //
 // Contract: Listen() binds (port 0 picks a free port, see port()); Run() serves on `threads`
-// I/O threads until Stop() (safe from any thread or a signal handler via asio). Requests on one
-// connection are answered in order; a body over 16 MiB gets 413 and the connection is closed;
+// I/O threads, with `workers` threads for the heavy operations, until Stop() (safe from any
+// thread or a signal handler via asio). Requests on one connection are answered in order; a body over 16 MiB gets 413 and the connection is closed;
 // a request (or an idle keep-alive wait) may take at most 120 s; connections beyond
 // max_connections are refused. A failure inside an operation (an exception) answers 500
 // InternalServerError for that request only. Stop() (SIGINT/SIGTERM) drains: no new
@@ -20,7 +20,11 @@ namespace monotable::api {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;
-  int threads = 0;  // 0: one per core
+  int threads = 0;  // I/O threads; 0: one per two cores, at least one
+  // Worker threads for the operations that read, write or evaluate many items (Query, Scan, the
+  // batches, transactions, PartiQL); 0: those run on the I/O threads like the rest; -1: one per
+  // core, none on a single core.
+  int workers = -1;
   size_t max_connections = 4096;
   // Optional TLS listener (OpenSSL) beside the plain one: PEM certificate chain and private key.
   std::string tls_cert;

@@ -16,15 +16,17 @@ int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
-               "                       [--threads N] [--region R] [--ttl-period-ms MS] [--ttl-change-interval-ms MS]\n"
-               "                       [--credentials FILE]\n"
+               "                       [--threads N] [--workers N] [--region R] [--ttl-period-ms MS]\n"
+               "                       [--ttl-change-interval-ms MS] [--credentials FILE]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
                "  --in-memory    keep everything in memory (for tests)\n"
                "  --sync         fsync the write-ahead log before acknowledging writes\n"
-               "  --threads N    I/O threads (default: one per core)\n"
+               "  --threads N    I/O threads (default: one per two cores)\n"
+               "  --workers N    threads for Query, Scan, batches, transactions and PartiQL (default:\n"
+               "                 one per core, none on one core; 0: they run on the I/O threads)\n"
                "  --region R     region named in ARNs and the health check (default us-east-1)\n"
                "  --log-requests one JSON line per request on stderr (errors are always logged)\n"
                "  --simulate-throughput\n"
@@ -79,6 +81,10 @@ int Serve(int argc, char** argv) {
       const char* v = value();
       if (!v || std::atoi(v) <= 0) return Usage("--threads needs a positive number");
       server.threads = std::atoi(v);
+    } else if (arg == "--workers") {
+      const char* v = value();
+      if (!v || std::atoi(v) < 0) return Usage("--workers needs a number");
+      server.workers = std::atoi(v);
     } else if (arg == "--tls-port" || arg == "--tls-cert" || arg == "--tls-key") {
       const char* v = value();
       if (!v) return Usage((std::string(arg) + " needs a value").c_str());
