@@ -354,8 +354,9 @@ class Session : public SessionBase {
 }  // namespace
 
 // One io_context per I/O thread, each run by exactly that thread (like nginx's workers): a
-// connection lives on the context it was accepted onto, so its handlers never hop threads and no
-// thread wakes another. Context 0 also holds the acceptors, the sweep, the signals and the drain.
+// connection lives on the context it was accepted onto, so its handlers never hop threads; only a
+// heavy operation (RunsOnWorker) goes to the worker pool and its answer comes back to the
+// connection's context. Context 0 also holds the acceptors, the sweep, the signals and the drain.
 struct HttpServer::Impl {
   Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
