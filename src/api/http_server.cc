@@ -146,9 +146,6 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
 tcp::socket& LowestLayer(tcp::socket& s) { return s; }
 tcp::socket& LowestLayer(asio::ssl::stream<tcp::socket>& s) { return s.next_layer(); }
 
-// One connection. Reads requests with Beast's parser straight from the stream and writes each
-// answer as two buffers (a hand-built head and the body): no per-operation timers or serializer
-// machinery on the hot path. Timeouts come from the registry's sweep (last_activity_).
 // Operations whose work is large next to the cost of handing them to a worker thread and back:
 // many items read, written or evaluated per request.
 bool RunsOnWorker(std::string_view target) {
@@ -160,6 +157,9 @@ bool RunsOnWorker(std::string_view target) {
          op == "BatchExecuteStatement" || op == "ExecuteTransaction";
 }
 
+// One connection. Reads requests with Beast's parser straight from the stream and writes each
+// answer as two buffers (a hand-built head and the body): no per-operation timers or serializer
+// machinery on the hot path. Timeouts come from the registry's sweep (last_activity_).
 template <typename Stream>
 class Session : public SessionBase {
  public:
@@ -409,7 +409,7 @@ struct HttpServer::Impl {
   ServerOptions options;
   SessionRegistry registry;  // before the loops: sessions they still hold unregister on destruction
   std::vector<std::unique_ptr<asio::io_context>> ios;
-  std::unique_ptr<asio::thread_pool> workers;  // only with options.workers > 0
+  std::unique_ptr<asio::thread_pool> workers;  // null when heavy operations stay on the I/O threads
   std::vector<std::optional<asio::executor_work_guard<asio::io_context::executor_type>>> guards;
   size_t next_io = 0;  // touched only by the accept handlers on context 0
   std::optional<tcp::acceptor> acceptor;
