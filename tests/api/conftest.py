@@ -101,17 +101,23 @@ def resource(server):
                           config=botocore.config.Config(retries={"max_attempts": 1}))
 
 
-def make_resource_table(ddb, resource, prefix, range_key=False):
-    """A PAY_PER_REQUEST table with string hash key 'pk' (and number range key 'sk'), as a resource Table."""
+def create_pk_table(client, prefix="tbl", range_type=None):
+    """Creates a PAY_PER_REQUEST table with string hash key 'pk' (and range key 'sk' of `range_type`,
+    "S" or "N"); returns its name."""
     name = unique_name(prefix)
     schema = [{"AttributeName": "pk", "KeyType": "HASH"}]
     definitions = [{"AttributeName": "pk", "AttributeType": "S"}]
-    if range_key:
+    if range_type:
         schema.append({"AttributeName": "sk", "KeyType": "RANGE"})
-        definitions.append({"AttributeName": "sk", "AttributeType": "N"})
-    ddb.create_table(TableName=name, KeySchema=schema, AttributeDefinitions=definitions,
-                     BillingMode="PAY_PER_REQUEST")
-    return resource.Table(name)
+        definitions.append({"AttributeName": "sk", "AttributeType": range_type})
+    client.create_table(TableName=name, KeySchema=schema, AttributeDefinitions=definitions,
+                        BillingMode="PAY_PER_REQUEST")
+    return name
+
+
+def make_resource_table(ddb, resource, prefix, range_key=False):
+    """A PAY_PER_REQUEST table with string hash key 'pk' (and number range key 'sk'), as a resource Table."""
+    return resource.Table(create_pk_table(ddb, prefix, "N" if range_key else None))
 
 
 def unique_name(prefix="tbl"):
@@ -126,21 +132,10 @@ def table_name():
 @pytest.fixture
 def hash_table(ddb):
     """A PAY_PER_REQUEST table with a string hash key 'pk'."""
-    name = unique_name()
-    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-                     BillingMode="PAY_PER_REQUEST")
-    return name
+    return create_pk_table(ddb)
 
 
 @pytest.fixture
 def hash_range_table(ddb):
     """A PAY_PER_REQUEST table with string hash key 'pk' and number range key 'sk'."""
-    name = unique_name()
-    ddb.create_table(TableName=name,
-                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                                {"AttributeName": "sk", "KeyType": "RANGE"}],
-                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                           {"AttributeName": "sk", "AttributeType": "N"}],
-                     BillingMode="PAY_PER_REQUEST")
-    return name
+    return create_pk_table(ddb, range_type="N")

@@ -10,7 +10,7 @@ import decimal
 import botocore.exceptions
 import pytest
 
-from conftest import unique_name
+from conftest import create_pk_table, unique_name
 from raw import call
 
 VALIDATION = "com.amazon.coral.validate#ValidationException"
@@ -57,13 +57,7 @@ def b64(data):
 @pytest.fixture(scope="module")
 def range_s_table(ddb):
     """PAY_PER_REQUEST table: string hash key 'pk', string range key 'sk'."""
-    name = unique_name()
-    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                                                {"AttributeName": "sk", "KeyType": "RANGE"}],
-                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                           {"AttributeName": "sk", "AttributeType": "S"}],
-                     BillingMode="PAY_PER_REQUEST")
-    return name
+    return create_pk_table(ddb, range_type="S")
 
 
 @pytest.fixture(scope="module")

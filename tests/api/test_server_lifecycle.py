@@ -4,7 +4,7 @@ import socket
 import threading
 import time
 
-from conftest import unique_name
+from conftest import create_pk_table, unique_name
 
 
 def test_sigterm_finishes_in_flight_requests_and_keeps_data(start_server, tmp_path):
@@ -129,12 +129,7 @@ def test_worker_threads_answer_heavy_requests_and_drain_on_sigterm(start_server,
     # correct and in order per connection, and SIGTERM still waits for requests on the workers.
     s = start_server("--data", str(tmp_path / "db"), "--threads", "1", "--workers", "2")
     c = s.client()
-    name = unique_name()
-    c.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                                              {"AttributeName": "sk", "KeyType": "RANGE"}],
-                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                         {"AttributeName": "sk", "AttributeType": "N"}],
-                   BillingMode="PAY_PER_REQUEST")
+    name = create_pk_table(c, range_type="N")
     for p in range(8):
         c.batch_write_item(RequestItems={name: [
             {"PutRequest": {"Item": {"pk": {"S": f"p{p}"}, "sk": {"N": str(i)}}}} for i in range(25)]})
