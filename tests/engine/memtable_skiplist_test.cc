@@ -1,6 +1,8 @@
 // The bytewise skip list memtable against a std::map model, through RocksDB itself: point reads,
 // both iteration directions, seeks, snapshots (several versions of one key), range size estimates,
-// flushes, and readers running while a writer inserts.
+// flushes, and readers running while a writer inserts and overwrites. Every test runs with the
+// hash index as configured by default, with a single bucket (every user key collides) and without
+// the index (point reads search the list).
 #include "engine/rocksdb/memtable_skiplist.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <iterator>
@@ -24,17 +27,21 @@
 namespace monotable::engine {
 namespace {
 
-class MemtableSkipListTest : public ::testing::Test {
+// The parameter: hash buckets (0: no hash index; kDefaultBuckets: the factory's default).
+constexpr size_t kDefaultBuckets = ~size_t{0};
+
+class MemtableSkipListTest : public ::testing::TestWithParam<size_t> {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("mt-skiplist-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '-');
+    dir_ = std::filesystem::temp_directory_path() / ("mt-skiplist-" + std::to_string(::getpid()) + "-" + name);
     std::filesystem::remove_all(dir_);
     rocksdb::Options o;
     o.create_if_missing = true;
     o.write_buffer_size = 64 << 20;  // everything stays in the memtable unless a test flushes
-    o.memtable_factory = std::make_shared<BytewiseSkipListFactory>();
+    o.memtable_factory = GetParam() == kDefaultBuckets ? std::make_shared<BytewiseSkipListFactory>()
+                                                       : std::make_shared<BytewiseSkipListFactory>(GetParam());
     o.allow_concurrent_memtable_write = false;
     rocksdb::DB* raw = nullptr;
     ASSERT_TRUE(rocksdb::DB::Open(o, dir_.string(), &raw).ok());
@@ -74,6 +81,14 @@ class MemtableSkipListTest : public ::testing::Test {
   std::unique_ptr<rocksdb::DB> db_;
 };
 
+INSTANTIATE_TEST_SUITE_P(HashBuckets, MemtableSkipListTest,
+                         ::testing::Values(kDefaultBuckets, size_t{1}, size_t{0}),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                           return info.param == kDefaultBuckets ? std::string("Default")
+                                  : info.param == 0                                  ? std::string("NoIndex")
+                                                                                      : std::string("OneBucket");
+                         });
+
 // Keys that share prefixes and differ in length, so the length tie-break matters.
 std::string RandomKey(std::mt19937& rng) {
   static const char* kStems[] = {"", "a", "ab", "abc", "b", "user#", "user#1", "user#10", "z"};
@@ -84,10 +99,16 @@ std::string RandomKey(std::mt19937& rng) {
   return key;
 }
 
-TEST_F(MemtableSkipListTest, MatchesAnOrderedMapUnderPutsDeletesAndSeeks) {
+TEST_P(MemtableSkipListTest, MatchesAnOrderedMapUnderPutsDeletesAndSeeks) {
   std::mt19937 rng(7);
   std::map<std::string, std::string> model;
+  std::map<std::string, std::string> model_then;  // at the snapshot
+  const rocksdb::Snapshot* snapshot = nullptr;
   for (int i = 0; i < 5000; ++i) {
+    if (i == 2500) {
+      snapshot = db_->GetSnapshot();
+      model_then = model;
+    }
     const std::string key = RandomKey(rng);
     if (rng() % 4 == 0) {
       ASSERT_TRUE(db_->Delete(rocksdb::WriteOptions(), key).ok());
@@ -107,7 +128,11 @@ TEST_F(MemtableSkipListTest, MatchesAnOrderedMapUnderPutsDeletesAndSeeks) {
     const std::string key = RandomKey(rng);
     auto found = model.find(key);
     EXPECT_EQ(Get(key), found == model.end() ? std::nullopt : std::optional<std::string>(found->second)) << key;
+    auto then = model_then.find(key);
+    EXPECT_EQ(Get(key, snapshot), then == model_then.end() ? std::nullopt : std::optional<std::string>(then->second))
+        << key;
   }
+  db_->ReleaseSnapshot(snapshot);
 
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (int i = 0; i < 500; ++i) {
@@ -124,7 +149,7 @@ TEST_F(MemtableSkipListTest, MatchesAnOrderedMapUnderPutsDeletesAndSeeks) {
   }
 }
 
-TEST_F(MemtableSkipListTest, SnapshotsSeeTheVersionOfTheirTime) {
+TEST_P(MemtableSkipListTest, SnapshotsSeeTheVersionOfTheirTime) {
   const rocksdb::WriteOptions w;
   ASSERT_TRUE(db_->Put(w, "k", "one").ok());
   ASSERT_TRUE(db_->Put(w, "k2", "x").ok());
@@ -147,7 +172,7 @@ TEST_F(MemtableSkipListTest, SnapshotsSeeTheVersionOfTheirTime) {
   db_->ReleaseSnapshot(second);
 }
 
-TEST_F(MemtableSkipListTest, RangeSizeEstimatesCountTheMemtable) {
+TEST_P(MemtableSkipListTest, RangeSizeEstimatesCountTheMemtable) {
   const std::string value(100, 'v');
   for (int i = 0; i < 20000; ++i) {
     char key[16];
@@ -175,7 +200,7 @@ TEST_F(MemtableSkipListTest, RangeSizeEstimatesCountTheMemtable) {
   EXPECT_EQ(size_of("zzz", "zzzz"), 0u);
 }
 
-TEST_F(MemtableSkipListTest, FlushWritesWhatTheMemtableHeld) {
+TEST_P(MemtableSkipListTest, FlushWritesWhatTheMemtableHeld) {
   std::map<std::string, std::string> model;
   for (int i = 0; i < 3000; ++i) {
     const std::string key = "f" + std::to_string(i * 7919 % 3001);
@@ -189,9 +214,9 @@ TEST_F(MemtableSkipListTest, FlushWritesWhatTheMemtableHeld) {
   EXPECT_EQ(Scan(false), expected);
 }
 
-// One writer, two readers: every key the writer has published is found, and iteration stays in
-// order while nodes are linked in underneath it.
-TEST_F(MemtableSkipListTest, ReadersRunConcurrentlyWithTheWriter) {
+// One writer, two readers: every key the writer has published is found (also while newer versions
+// replace it in the hash index), and iteration stays in order while nodes are linked in underneath.
+TEST_P(MemtableSkipListTest, ReadersRunConcurrentlyWithTheWriter) {
   constexpr int kKeys = 20000;
   std::atomic<int> published{0};
   std::atomic<bool> failed{false};
@@ -200,6 +225,7 @@ TEST_F(MemtableSkipListTest, ReadersRunConcurrentlyWithTheWriter) {
     for (int i = 0; i < kKeys; ++i) {
       if (!db_->Put(rocksdb::WriteOptions(), key_of(i), "v").ok()) failed = true;
       published.store(i + 1, std::memory_order_release);
+      if (i % 2 == 1 && !db_->Put(rocksdb::WriteOptions(), key_of(i / 2), "w").ok()) failed = true;
     }
   });
   auto reader = [&](unsigned seed) {

@@ -7,7 +7,11 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <new>
+#include <string_view>
+
+#include <sys/mman.h>
 
 namespace monotable::engine {
 namespace {
@@ -18,12 +22,22 @@ constexpr int kMaxHeight = 12;  // as RocksDB's own skip list
 constexpr uint64_t kBranching = 4;
 
 // A node is named by the address of its memtable entry. In front of the entry, 8-byte aligned:
-//   [link for level height-1] ... [link for level 0] [height: uint64_t] [entry ...]
-// The head is the same without an entry, with all kMaxHeight links.
+//   [link for level height-1] ... [link for level 0] [hash] [chain] [height: uint64_t] [entry ...]
+// hash is its user key's hash and chain the next node of its hash bucket (the hash index). The
+// head is the same without an entry, with all kMaxHeight links.
 using Link = std::atomic<const char*>;
+constexpr size_t kFront = 3 * sizeof(uint64_t);  // hash, chain, height
 
 Link* LinkOf(const char* node, int level) {
-  return reinterpret_cast<Link*>(const_cast<char*>(node) - 2 * sizeof(uint64_t)) - level;
+  return reinterpret_cast<Link*>(const_cast<char*>(node) - kFront) - 1 - level;
+}
+
+Link* ChainOf(const char* node) { return reinterpret_cast<Link*>(const_cast<char*>(node) - 2 * sizeof(uint64_t)); }
+
+uint64_t HashOf(const char* node) {
+  uint64_t hash;
+  std::memcpy(&hash, node - kFront, sizeof hash);
+  return hash;
 }
 
 int HeightOf(const char* node) {
@@ -52,6 +66,14 @@ InternalKey KeyOfEntry(const char* entry) {
   uint64_t trailer;
   std::memcpy(&trailer, entry + size - 8, 8);
   return {entry, size - 8, trailer};
+}
+
+uint64_t HashOf(const InternalKey& key) {
+  return std::hash<std::string_view>{}(std::string_view(key.user, key.user_size));
+}
+
+bool SameUserKey(const InternalKey& a, const InternalKey& b) {
+  return a.user_size == b.user_size && (a.user_size == 0 || std::memcmp(a.user, b.user, a.user_size) == 0);
 }
 
 InternalKey KeyOfSlice(const rocksdb::Slice& internal_key) {
@@ -93,19 +115,38 @@ char* AlignUp(char* p, size_t alignment) {
   return p + ((alignment - address % alignment) % alignment);
 }
 
+// A skip list for order (iterators, Seek), with a hash index from each user key to its newest
+// node for point reads: a Get then costs a bucket and a node or two instead of the ~20 nodes,
+// each a likely cache miss, that a search of a full memtable visits.
 class SkipList final : public rocksdb::MemTableRep {
  public:
-  explicit SkipList(rocksdb::Allocator* allocator) : MemTableRep(allocator) {
+  SkipList(rocksdb::Allocator* allocator, size_t hash_buckets) : MemTableRep(allocator) {
     for (int level = 0; level < kMaxHeight; ++level) new (LinkOf(head_, level)) Link(nullptr);
+    if (hash_buckets > 0) {
+      // Fresh anonymous memory reads as zero (empty buckets) and takes RAM only where touched.
+      void* memory = mmap(nullptr, hash_buckets * sizeof(Link), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (memory != MAP_FAILED) {
+        buckets_ = static_cast<Link*>(memory);
+        bucket_count_ = hash_buckets;
+      }
+    }
   }
+
+  ~SkipList() override {
+    if (buckets_ != nullptr) munmap(buckets_, bucket_count_ * sizeof(Link));
+  }
+
+  SkipList(const SkipList&) = delete;
+  SkipList& operator=(const SkipList&) = delete;
 
   rocksdb::KeyHandle Allocate(const size_t size, char** buf) override {
     const int height = RandomHeight();
-    const size_t front = sizeof(Link) * height + sizeof(uint64_t);
+    const size_t front = sizeof(Link) * height + kFront;
     char* bytes = nullptr;
     MemTableRep::Allocate(front + size + alignof(Link) - 1, &bytes);
     char* node = AlignUp(bytes, alignof(Link)) + front;
     for (int level = 0; level < height; ++level) new (LinkOf(node, level)) Link(nullptr);
+    new (ChainOf(node)) Link(nullptr);
     const uint64_t stored_height = static_cast<uint64_t>(height);
     std::memcpy(node - sizeof stored_height, &stored_height, sizeof stored_height);
     *buf = node;
@@ -143,6 +184,7 @@ class SkipList final : public rocksdb::MemTableRep {
                                  std::memory_order_relaxed);
       LinkOf(before[level], level)->store(node, std::memory_order_release);
     }
+    if (buckets_ != nullptr) Index(node, key);
     return true;
   }
 
@@ -155,11 +197,22 @@ class SkipList final : public rocksdb::MemTableRep {
   // RocksDB's default Get leaks the iterator it creates, so every representation overrides it.
   // LookupKey (db/dbformat.h, not installed) begins with the address of its memtable key, the
   // same varint32-prefixed internal key as an entry.
+  // RocksDB's callback stops at the first entry of another user key without looking at it, so a
+  // user key the index does not hold needs no call at all.
   void Get(const rocksdb::LookupKey& lookup, void* callback_args,
            bool (*callback)(void* arg, const char* entry)) override {
     const char* memtable_key = *reinterpret_cast<const char* const*>(&lookup);
-    for (const char* x = AtOrAfter(KeyOfEntry(memtable_key)); x != nullptr && callback(callback_args, x);
-         x = LinkOf(x, 0)->load(std::memory_order_acquire)) {
+    const InternalKey key = KeyOfEntry(memtable_key);
+    const char* x;
+    if (buckets_ != nullptr) {
+      // The user key's versions follow its newest node, newest first: skip those newer than the
+      // lookup's sequence number.
+      x = Newest(key);
+      while (x != nullptr && Compare(KeyOfEntry(x), key) < 0) x = LinkOf(x, 0)->load(std::memory_order_acquire);
+    } else {
+      x = AtOrAfter(key);
+    }
+    for (; x != nullptr && callback(callback_args, x); x = LinkOf(x, 0)->load(std::memory_order_acquire)) {
     }
   }
 
@@ -170,7 +223,8 @@ class SkipList final : public rocksdb::MemTableRep {
     return before_end >= before_start ? before_end - before_start : 0;
   }
 
-  size_t ApproximateMemoryUsage() override { return 0; }  // everything lives in the arena
+  // Entries live in the arena, which RocksDB counts itself; the hash buckets are counted whole.
+  size_t ApproximateMemoryUsage() override { return bucket_count_ * sizeof(Link); }
 
   Iterator* GetIterator(rocksdb::Arena* arena) override;
 
@@ -243,6 +297,38 @@ class SkipList final : public rocksdb::MemTableRep {
   }
 
  private:
+  // The newest node of key's user key, or nullptr.
+  const char* Newest(const InternalKey& key) const {
+    const uint64_t hash = HashOf(key);
+    for (const char* x = buckets_[hash % bucket_count_].load(std::memory_order_acquire); x != nullptr;
+         x = ChainOf(x)->load(std::memory_order_acquire)) {
+      if (HashOf(x) == hash && SameUserKey(KeyOfEntry(x), key)) return x;
+    }
+    return nullptr;
+  }
+
+  // Makes node (already linked into the skip list) its user key's entry in the index, unless a
+  // newer version is there. Readers see the bucket before or after the one release store; a
+  // replaced node keeps its chain link, so a reader standing on it still walks the whole bucket.
+  void Index(const char* node, const InternalKey& key) {
+    const uint64_t hash = HashOf(key);
+    std::memcpy(const_cast<char*>(node) - kFront, &hash, sizeof hash);
+    Link* bucket = &buckets_[hash % bucket_count_];
+    for (Link* at = bucket;;) {
+      const char* x = at->load(std::memory_order_relaxed);
+      if (x == nullptr) break;
+      if (HashOf(x) == hash && SameUserKey(KeyOfEntry(x), key)) {
+        if (Compare(KeyOfEntry(x), key) < 0) return;  // x is the newer version
+        ChainOf(node)->store(ChainOf(x)->load(std::memory_order_relaxed), std::memory_order_relaxed);
+        at->store(node, std::memory_order_release);
+        return;
+      }
+      at = ChainOf(x);
+    }
+    ChainOf(node)->store(bucket->load(std::memory_order_relaxed), std::memory_order_relaxed);
+    bucket->store(node, std::memory_order_release);
+  }
+
   // Height h with probability (1 - 1/kBranching) * (1/kBranching)^(h-1). Only the writer draws.
   int RandomHeight() {
     rng_ ^= rng_ << 13;
@@ -257,10 +343,12 @@ class SkipList final : public rocksdb::MemTableRep {
     return height;
   }
 
-  alignas(Link) char head_links_[sizeof(Link) * kMaxHeight + sizeof(uint64_t)];
+  alignas(Link) char head_links_[sizeof(Link) * kMaxHeight + kFront];
   const char* const head_ = head_links_ + sizeof head_links_;
   std::atomic<int> max_height_{1};
   uint64_t rng_ = 0x9E3779B97F4A7C15ULL;
+  Link* buckets_ = nullptr;  // the hash index; nullptr without one
+  size_t bucket_count_ = 0;
 };
 
 class SkipListIterator final : public rocksdb::MemTableRep::Iterator {
@@ -305,7 +393,7 @@ rocksdb::MemTableRep::Iterator* SkipList::GetIterator(rocksdb::Arena* arena) {
 rocksdb::MemTableRep* BytewiseSkipListFactory::CreateMemTableRep(
     const rocksdb::MemTableRep::KeyComparator& /*compare: see the header*/, rocksdb::Allocator* allocator,
     const rocksdb::SliceTransform* /*prefix_extractor*/, rocksdb::Logger* /*logger*/) {
-  return new SkipList(allocator);
+  return new SkipList(allocator, hash_buckets_);
 }
 
 }  // namespace monotable::engine

@@ -1,5 +1,6 @@
 // A memtable representation for RocksDB: a skip list of memtable entries ordered for the bytewise
-// comparator, with the comparison inlined.
+// comparator, with the comparison inlined, and a hash index from each user key to its newest entry
+// that answers point reads (Get) without searching the list.
 //
 // Why: Debian's librocksdb is built without NDEBUG, so its InlineSkipList checks its invariants
 // with extra key comparisons on every search and insert, and each comparison goes through two
@@ -14,7 +15,9 @@
 //   calling the KeyComparator RocksDB passes in.
 // - One writer at a time (IsInsertConcurrentlySupported() is false, so the DB must be opened with
 //   allow_concurrent_memtable_write = false); any number of concurrent readers, without locks.
-// - Entries and iterators live in RocksDB's arenas, as with RocksDB's own skip list.
+// - Entries and iterators live in RocksDB's arenas, as with RocksDB's own skip list; the hash
+//   buckets (8 bytes each, hash_buckets of them, 0 for none) in memory of their own that takes RAM
+//   as buckets are first used.
 #pragma once
 
 #include <rocksdb/memtablerep.h>
@@ -23,6 +26,9 @@ namespace monotable::engine {
 
 class BytewiseSkipListFactory : public rocksdb::MemTableRepFactory {
  public:
+  // 2^18 buckets: about one entry a bucket when a 64 MB memtable fills with ~250-byte items.
+  explicit BytewiseSkipListFactory(size_t hash_buckets = size_t{1} << 18) : hash_buckets_(hash_buckets) {}
+
   static const char* kClassName() { return "MonotableBytewiseSkipList"; }
   const char* Name() const override { return kClassName(); }
 
@@ -30,6 +36,9 @@ class BytewiseSkipListFactory : public rocksdb::MemTableRepFactory {
                                           rocksdb::Allocator* allocator,
                                           const rocksdb::SliceTransform* prefix_extractor,
                                           rocksdb::Logger* logger) override;
+
+ private:
+  size_t hash_buckets_;
 };
 
 }  // namespace monotable::engine
