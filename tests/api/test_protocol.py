@@ -215,6 +215,39 @@ def test_keep_alive_serves_several_requests_on_one_connection(server):
     conn.close()
 
 
+def _read_response(f):
+    status = int(f.readline().split()[1])
+    headers = {}
+    for line in iter(f.readline, b"\r\n"):
+        name, _, value = line.decode().partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return status, json.loads(f.read(int(headers["content-length"])) or b"{}")
+
+
+def test_pipelined_requests_are_answered_in_order(server):
+    # Three requests in one write: answered one after the other in the order sent, whether the
+    # request runs on the connection's I/O thread (ListTables, an unknown operation) or on a worker
+    # (Query).
+    def raw_request(target, body):
+        return (f"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                f"X-Amz-Target: {target}\r\nContent-Length: {len(body)}\r\n\r\n{body}").encode()
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    s.sendall(raw_request(LIST_TABLES, "{}") +
+              raw_request("DynamoDB_20120810.Query", json.dumps({
+                  "TableName": "no_such_table_pipelined", "KeyConditionExpression": "pk = :v",
+                  "ExpressionAttributeValues": {":v": {"S": "x"}}})) +
+              raw_request("DynamoDB_20120810.NoSuchOperation", "{}"))
+    f = s.makefile("rb")
+    status, body = _read_response(f)
+    assert status == 200 and "TableNames" in body
+    status, body = _read_response(f)
+    assert status == 400 and body["__type"].endswith("#ResourceNotFoundException")
+    status, body = _read_response(f)
+    assert status == 400 and body["__type"].endswith("#UnknownOperationException")
+    f.close()
+    s.close()
+
+
 # ---- request size limit ----------------------------------------------------------------------
 
 
