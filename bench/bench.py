@@ -313,9 +313,18 @@ def main():
         for label, script, env in workloads:
             rows[label] = {t: wrk(servers[t].port, script, duration, args.connections, args.threads, env)
                            for t in targets}
-        rows["GetItem"]["nginx"] = wrk(ng_port, "getitem.lua", duration, args.connections, args.threads,
-                                       {"BENCH_TABLE": "bench_items"})
         results["workloads"] = rows
+        # The HTTP ceiling against GetItem: on a shared virtual machine the ceiling itself moves by
+        # 20-30 % within minutes, so nginx and monotable's GetItem run back to back, three times
+        # alternately; the share is the median of the three pairs' ratios.
+        pairs = []
+        for _ in range(3):
+            get = wrk(servers["monotable"].port, "getitem.lua", duration, args.connections, args.threads,
+                      {"BENCH_TABLE": "bench_items"})
+            ceiling = wrk(ng_port, "getitem.lua", duration, args.connections, args.threads, {"BENCH_TABLE": "bench_items"})
+            pairs.append({"monotable": get, "nginx": ceiling, "share": get["rps"] / ceiling["rps"]})
+        results["nginx_pairs"] = pairs
+        rows["GetItem"]["nginx"] = sorted(pairs, key=lambda p: p["share"])[1]["nginx"]
 
         # Full scan of a 10k-item table no workload wrote to, on each target.
         results["scan_10k_s"] = {t: full_scan_seconds(servers[t].port, "bench_coll10")[0] for t in targets}
@@ -375,10 +384,10 @@ def report(r, targets):
         if "dynalite" in targets:
             line += f" | {row['monotable']['rps'] / row['dynalite']['rps']:.1f}x |"
         print(line + ("" if "dynalite" in targets else " |"))
-    ng = r["workloads"]["GetItem"]["nginx"]
-    print(f"\nnginx fixed reply (HTTP ceiling): {fmt(ng['rps'])} req/s, p50 {ng['p50_ms']:.2f} ms, "
-          f"p99 {ng['p99_ms']:.2f} ms; monotable GetItem = "
-          f"{100 * r['workloads']['GetItem']['monotable']['rps'] / ng['rps']:.0f}% of it")
+    print("\nnginx fixed reply (HTTP ceiling), each run right after a GetItem run on monotable: " +
+          "; ".join(f"{fmt(p['nginx']['rps'])} req/s (p99 {p['nginx']['p99_ms']:.2f} ms) against "
+                    f"{fmt(p['monotable']['rps'])} = {100 * p['share']:.0f}%" for p in r["nginx_pairs"]) +
+          f"; median share {100 * sorted(p['share'] for p in r['nginx_pairs'])[1]:.0f}%")
     st = r["startup_ms"]
     print(f"\nStart to first served request (median): {st['back_to_back_ms']:.1f} ms back to back, "
           f"{st['after_idle_ms']:.1f} ms after 1 s of idle (this machine's `true`: {st['true_back_to_back_ms']:.1f} ms "
