@@ -196,9 +196,8 @@ class SkipList final : public rocksdb::MemTableRep {
 
   // RocksDB's default Get leaks the iterator it creates, so every representation overrides it.
   // LookupKey (db/dbformat.h, not installed) begins with the address of its memtable key, the
-  // same varint32-prefixed internal key as an entry.
-  // RocksDB's callback stops at the first entry of another user key without looking at it, so a
-  // user key the index does not hold needs no call at all.
+  // same varint32-prefixed internal key as an entry. RocksDB's callback stops at the first entry of
+  // another user key without looking at it, so a user key the index does not hold needs no call.
   void Get(const rocksdb::LookupKey& lookup, void* callback_args,
            bool (*callback)(void* arg, const char* entry)) override {
     const char* memtable_key = *reinterpret_cast<const char* const*>(&lookup);
