@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "engine/guarded_commit.h"
+#include "engine/latest_cache.h"
 #include "engine/rocksdb/memtable_skiplist.h"
 
 namespace monotable::engine {
@@ -184,6 +185,7 @@ class RocksDbEngine : public Engine {
  public:
   RocksDbEngine(DbPtr db, bool sync)
       : db_(std::move(db)),
+        latest_(kLatestCacheBytes),
         committer_([this](std::string_view key) { return Get(key, nullptr); },
                    [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
     write_options_.sync = sync;
@@ -203,10 +205,15 @@ class RocksDbEngine : public Engine {
       }
       ro.snapshot = snap->get();
     }
+    uint64_t token = 0;
+    if (snapshot == nullptr) {
+      if (auto cached = latest_.Lookup(key, &token)) return cached;
+    }
     std::string value;
     rocksdb::Status s = db_->Get(ro, db_->DefaultColumnFamily(), ToSlice(key), &value);
     if (s.IsNotFound()) return std::optional<std::string>();
     if (!s.ok()) return FromRocks(s);
+    if (snapshot == nullptr) latest_.Fill(key, token, value);
     return std::optional<std::string>(std::move(value));
   }
 
@@ -225,8 +232,10 @@ class RocksDbEngine : public Engine {
     std::string end;
     MT_RETURN_IF_ERROR(EffectiveUpper(lower, upper, &end));
     if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
-    return FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(),
-                                      ToSlice(lower), end));
+    latest_.BeginWriteAll();
+    Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
+    latest_.EndWriteAll();
+    return s;
   }
 
   uint64_t ApproximateSize(std::string_view lower, std::string_view upper) override {
@@ -249,11 +258,17 @@ class RocksDbEngine : public Engine {
  private:
   Status Apply(const std::vector<Mutation>& mutations) {
     rocksdb::WriteBatch wb;
+    std::vector<std::string_view> keys;
+    keys.reserve(mutations.size());
     for (const Mutation& m : mutations) {
       rocksdb::Status s = m.value ? wb.Put(m.key, *m.value) : wb.Delete(m.key);
       if (!s.ok()) return FromRocks(s);
+      keys.push_back(m.key);
     }
-    return FromRocks(db_->Write(write_options_, &wb));
+    latest_.BeginWrite(keys);
+    Status s = FromRocks(db_->Write(write_options_, &wb));
+    latest_.EndWrite(keys);
+    return s;
   }
 
   // RocksDB needs a concrete end key: for an empty `upper` ("no bound") use the successor of the
@@ -274,7 +289,11 @@ class RocksDbEngine : public Engine {
     return Status::Ok();
   }
 
+  // Point reads of recently read keys skip RocksDB's Get (see latest_cache.h).
+  static constexpr size_t kLatestCacheBytes = 32 << 20;
+
   DbPtr db_;
+  LatestCache latest_;
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
 };
