@@ -11,19 +11,28 @@
 namespace monotable::engine {
 namespace {
 
+// What an engine does on a read that misses: take the token, read, fill.
+void ReadThrough(LatestCache& cache, const std::string& key, const std::string& value_read) {
+  uint64_t token = 0;
+  if (!cache.Lookup(key, &token)) cache.Fill(key, token, value_read);
+}
+
+std::optional<std::string> Cached(LatestCache& cache, const std::string& key) {
+  uint64_t token = 0;
+  return cache.Lookup(key, &token);
+}
+
 TEST(LatestCacheTest, MissThenFillThenHit) {
   LatestCache cache(1 << 20);
-  uint64_t token = 0;
-  EXPECT_EQ(cache.Lookup("k", &token), std::nullopt);
-  cache.Fill("k", token, "v1");
-  EXPECT_EQ(cache.Lookup("k", &token), "v1");
+  EXPECT_EQ(Cached(cache, "k"), std::nullopt);
+  ReadThrough(cache, "k", "v1");
+  EXPECT_EQ(Cached(cache, "k"), "v1");
 }
 
 TEST(LatestCacheTest, AWriteDropsTheKeyAndBlocksFillsUntilItEnds) {
   LatestCache cache(1 << 20);
+  ReadThrough(cache, "k", "old");
   uint64_t token = 0;
-  cache.Lookup("k", &token);
-  cache.Fill("k", token, "old");
   cache.BeginWrite({"k"});
   EXPECT_EQ(cache.Lookup("k", &token), std::nullopt);
   cache.Fill("k", token, "read during the write");  // the write is in flight: not cached
@@ -47,11 +56,8 @@ TEST(LatestCacheTest, ATokenTakenBeforeAWriteCannotFillAfterIt) {
 
 TEST(LatestCacheTest, RangeWritesClearEverything) {
   LatestCache cache(1 << 20);
+  for (const char* k : {"a", "b", "c"}) ReadThrough(cache, k, k);
   uint64_t token = 0;
-  for (const char* k : {"a", "b", "c"}) {
-    cache.Lookup(k, &token);
-    cache.Fill(k, token, k);
-  }
   cache.BeginWriteAll();
   for (const char* k : {"a", "b", "c"}) EXPECT_EQ(cache.Lookup(k, &token), std::nullopt);
   cache.Fill("a", token, "during");
@@ -63,29 +69,23 @@ TEST(LatestCacheTest, StaysWithinItsCapacityEvictingTheLeastRecentlyUsed) {
   // 64 shards of 4 KB each: a few 1 KB values per shard.
   LatestCache cache(64 * 4096);
   const std::string value(1000, 'x');
-  uint64_t token = 0;
-  cache.Lookup("keep", &token);
-  cache.Fill("keep", token, value);
+  ReadThrough(cache, "keep", value);
   int cached = 0;
   for (int i = 0; i < 2000; ++i) {
-    const std::string key = "k" + std::to_string(i);
-    cache.Lookup(key, &token);
-    cache.Fill(key, token, value);
-    EXPECT_TRUE(cache.Lookup("keep", &token).has_value()) << i;  // used all along: never evicted
+    ReadThrough(cache, "k" + std::to_string(i), value);
+    EXPECT_TRUE(Cached(cache, "keep").has_value()) << i;  // used all along: never evicted
   }
-  for (int i = 0; i < 2000; ++i) cached += cache.Lookup("k" + std::to_string(i), &token).has_value();
+  for (int i = 0; i < 2000; ++i) cached += Cached(cache, "k" + std::to_string(i)).has_value();
   EXPECT_GT(cached, 64);        // every shard keeps some
   EXPECT_LE(cached, 64 * 4);    // and no more than its share of the capacity
-  EXPECT_TRUE(cache.Lookup("k1999", &token).has_value());  // the most recent survives
-  EXPECT_FALSE(cache.Lookup("k0", &token).has_value());
+  EXPECT_TRUE(Cached(cache, "k1999").has_value());  // the most recent survives
+  EXPECT_FALSE(Cached(cache, "k0").has_value());
 }
 
 TEST(LatestCacheTest, AValueLargerThanAShardIsNotCached) {
   LatestCache cache(64 * 1024);
-  uint64_t token = 0;
-  cache.Lookup("big", &token);
-  cache.Fill("big", token, std::string(2048, 'x'));
-  EXPECT_EQ(cache.Lookup("big", &token), std::nullopt);
+  ReadThrough(cache, "big", std::string(2048, 'x'));
+  EXPECT_EQ(Cached(cache, "big"), std::nullopt);
 }
 
 }  // namespace
