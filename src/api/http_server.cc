@@ -15,6 +15,9 @@
 #include <boost/beast/http.hpp>
 #include <boost/asio/ssl.hpp>
 
+#include "common/status.h"
+#include "engine/write_rounds.h"
+
 namespace monotable::api {
 namespace {
 
@@ -138,6 +141,7 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
   virtual void Drain() = 0;
   virtual void CloseIfStale(int64_t now, int64_t limit_ms) = 0;
   virtual void SendAnswer() = 0;  // the answer the session left with its AnswerBatch
+  virtual void FailAnswer() = 0;  // replaces that answer with an internal error
 
  protected:
   SessionRegistry& registry_;
@@ -149,6 +153,8 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
 // of the sockets). Measured against sending each answer as soon as it is computed (bench/RESULTS.md):
 // PutItem takes ~15 % less server CPU a request and GetItem ~7 %, and their p99 halves: the
 // requests' work runs back to back, and a client woken by the first answer finds the others there.
+// The batch is also a write round (engine/write_rounds.h): the log records of the writes among
+// its requests go out together, before any answer.
 class AnswerBatch {
  public:
   explicit AnswerBatch(asio::io_context& io) : io_(io) {}
@@ -162,6 +168,12 @@ class AnswerBatch {
  private:
   void SendAll() {
     sending_.swap(pending_);
+    Status written = engine::WriteOutDeferredLogs();
+    if (!written.ok()) {
+      // The writes are applied but may not survive a crash: none of them is acknowledged.
+      std::fprintf(stderr, "monotable: writing out the log failed: %s\n", written.message().c_str());
+      for (auto& session : sending_) session->FailAnswer();
+    }
     for (auto& session : sending_) session->SendAnswer();
     sending_.clear();  // keeps the capacity
   }
@@ -280,6 +292,7 @@ class Session : public SessionBase {
   }
 
   void SendAnswer() override { Answer(answer_, answer_keep_alive_, answer_http10_); }
+  void FailAnswer() override { answer_ = InternalError(); }
 
   HttpResponse Handle() {
     try {
@@ -546,7 +559,14 @@ void HttpServer::Run() {
   // Every loop stays up until StopAll(), even while it has no connection.
   for (auto& io : impl_->ios) impl_->guards.emplace_back(asio::make_work_guard(*io));
   std::vector<std::thread> threads;
-  for (size_t i = 1; i < impl_->ios.size(); ++i) threads.emplace_back([this, i] { impl_->ios[i]->run(); });
+  // Each I/O thread's AnswerBatch writes out the log of its requests' writes (AnswerBatch).
+  for (size_t i = 1; i < impl_->ios.size(); ++i) {
+    threads.emplace_back([this, i] {
+      engine::DeferLogWrites();
+      impl_->ios[i]->run();
+    });
+  }
+  engine::DeferLogWrites();
   impl_->main_io().run();
   for (auto& t : threads) t.join();
   // A worker still running a request after the drain's grace period posts its answer to a loop

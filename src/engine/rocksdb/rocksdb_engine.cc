@@ -20,6 +20,7 @@
 #include "engine/guarded_commit.h"
 #include "engine/latest_cache.h"
 #include "engine/rocksdb/memtable_skiplist.h"
+#include "engine/write_rounds.h"
 
 namespace monotable::engine {
 namespace {
@@ -92,6 +93,10 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // yielding: on a machine with few cores the spinning steals the CPU the leader needs.
   o.enable_write_thread_adaptive_yield = false;
   o.enable_pipelined_write = true;  // WAL append and memtable insert of successive write groups overlap
+  // Log records wait in RocksDB's buffer until FlushWAL: a commit writes its own out, unless it
+  // was made in a write round (write_rounds.h), which writes out all of its commits' at once.
+  // Synced commits are written and synced one by one.
+  o.manual_wal_flush = !options.sync;
   // Memtable: a skip list with the bytewise comparison inlined (memtable_skiplist.h says why). It
   // takes one writer at a time: the leader of each memtable write group inserts the group's batches.
   o.memtable_factory = std::make_shared<BytewiseSkipListFactory>();
@@ -181,7 +186,7 @@ class RocksIterator : public Iterator {
   std::unique_ptr<rocksdb::Iterator> it_;
 };
 
-class RocksDbEngine : public Engine {
+class RocksDbEngine : public Engine, public DeferredLog {
  public:
   RocksDbEngine(DbPtr db, bool sync)
       : db_(std::move(db)),
@@ -235,7 +240,7 @@ class RocksDbEngine : public Engine {
     latest_.BeginWriteAll();
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
     latest_.EndWriteAll();
-    return s;
+    return s.ok() ? LogWritten() : s;
   }
 
   uint64_t ApproximateSize(std::string_view lower, std::string_view upper) override {
@@ -268,7 +273,15 @@ class RocksDbEngine : public Engine {
     latest_.BeginWrite(keys);
     Status s = FromRocks(db_->Write(write_options_, &wb));
     latest_.EndWrite(keys);
-    return s;
+    return s.ok() ? LogWritten() : s;
+  }
+
+  Status WriteOutLog() override { return FromRocks(db_->FlushWAL(/*sync=*/false)); }
+
+  // After a commit: its log record is out of RocksDB's buffer (or a round will take it out).
+  Status LogWritten() {
+    if (write_options_.sync || DeferToRound(*this)) return Status::Ok();
+    return WriteOutLog();
   }
 
   // RocksDB needs a concrete end key: for an empty `upper` ("no bound") use the successor of the
