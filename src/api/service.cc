@@ -35,10 +35,12 @@ std::string RequestId() {
     return z ^ (z >> 31);
   };
   std::string id(52, 'A');
-  for (size_t i = 0; i < id.size();) {
-    uint64_t r = next();
-    for (int j = 0; j < 12 && i < id.size(); ++j, ++i, r >>= 5) id[i] = kChars[r & 31];
-  }
+  char* out = id.data();
+  auto take = [&out](uint64_t r, int count) {
+    for (int j = 0; j < count; ++j, r >>= 5) *out++ = kChars[r & 31];
+  };
+  for (int word = 0; word < 4; ++word) take(next(), 12);
+  take(next(), 4);
   return id;
 }
 
