@@ -253,5 +253,66 @@ TEST_P(MemtableSkipListTest, ReadersRunConcurrentlyWithTheWriter) {
   EXPECT_EQ(Scan(false).size(), static_cast<size_t>(kKeys));
 }
 
+// Writes are linked into the list in groups (with the hash index): an iterator created after a
+// write finished must find it, whichever thread links it.
+TEST_P(MemtableSkipListTest, IteratorsFindEveryWriteFinishedBeforeThem) {
+  constexpr int kKeys = 20000;
+  std::atomic<int> published{0};
+  std::atomic<bool> failed{false};
+  auto key_of = [](int i) { return "s" + std::to_string(static_cast<uint32_t>(i) * 2654435761u); };
+  std::thread writer([&] {
+    for (int i = 0; i < kKeys && !failed; ++i) {
+      if (!db_->Put(rocksdb::WriteOptions(), key_of(i), "v").ok()) failed = true;
+      published.store(i + 1, std::memory_order_release);
+    }
+  });
+  auto reader = [&](unsigned seed) {
+    std::mt19937 rng(seed);
+    while (published.load(std::memory_order_acquire) < kKeys && !failed) {
+      const int known = published.load(std::memory_order_acquire);
+      if (known == 0) continue;
+      // The newest write is the likeliest to be still queued.
+      const int pick = rng() % 2 == 0 ? known - 1 : static_cast<int>(rng() % known);
+      const std::string key = key_of(pick);
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+      it->Seek(key);
+      if (!it->Valid() || it->key().ToString() != key) failed = true;
+      it->SeekForPrev(key);
+      if (!it->Valid() || it->key().ToString() != key) failed = true;
+    }
+  };
+  std::thread a(reader, 3), b(reader, 4);
+  writer.join();
+  a.join();
+  b.join();
+  EXPECT_FALSE(failed);
+}
+
+// Many versions of one key, written among other keys across several groups: every snapshot reads
+// its own version, by point read and by iteration.
+TEST_P(MemtableSkipListTest, EverySnapshotReadsItsVersionAcrossGroups) {
+  const rocksdb::WriteOptions w;
+  std::vector<const rocksdb::Snapshot*> snapshots;
+  for (int version = 0; version < 100; ++version) {
+    ASSERT_TRUE(db_->Put(w, "key", "v" + std::to_string(version)).ok());
+    snapshots.push_back(db_->GetSnapshot());
+    for (int other = 0; other < version % 7; ++other) {
+      ASSERT_TRUE(db_->Put(w, "k" + std::to_string(version * 10 + other), "o").ok());
+    }
+  }
+  for (int version = 0; version < 100; ++version) {
+    EXPECT_EQ(Get("key", snapshots[version]), "v" + std::to_string(version));
+    rocksdb::ReadOptions ro;
+    ro.snapshot = snapshots[version];
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+    it->Seek("key");
+    ASSERT_TRUE(it->Valid());
+    EXPECT_EQ(it->key().ToString(), "key");
+    EXPECT_EQ(it->value().ToString(), "v" + std::to_string(version));
+  }
+  EXPECT_EQ(Get("key"), "v99");
+  for (const rocksdb::Snapshot* snapshot : snapshots) db_->ReleaseSnapshot(snapshot);
+}
+
 }  // namespace
 }  // namespace monotable::engine
