@@ -8,6 +8,23 @@ namespace {
 
 std::string_view View(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
+// Whether params has any member the checks and parsers below look at. Without one they have
+// nothing to do, which took a GetItem ~4,000 instructions of member lookups to find out.
+bool HasExpressionParameter(const rapidjson::Value& params) {
+  static constexpr std::string_view kNames[] = {
+      "UpdateExpression", "ConditionExpression", "KeyConditionExpression", "FilterExpression",
+      "ProjectionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues", "AttributeUpdates",
+      "Expected", "AttributesToGet", "QueryFilter", "ScanFilter", "ConditionalOperator", "KeyConditions"};
+  if (!params.IsObject()) return false;
+  for (auto it = params.MemberBegin(); it != params.MemberEnd(); ++it) {
+    const std::string_view name = View(it->name);
+    for (std::string_view known : kNames) {
+      if (name == known) return true;
+    }
+  }
+  return false;
+}
+
 const char* ExpressionMembersOf(unsigned kinds, std::vector<const char*>& out) {
   if (kinds & kUpdateKind) out.push_back("UpdateExpression");
   if (kinds & kConditionKind) out.push_back("ConditionExpression");
@@ -152,6 +169,7 @@ Result<expr::ConditionExpression> DecodeExpected(const rapidjson::Value& params)
 }  // namespace
 
 Status CheckExpressionParameters(const rapidjson::Value& params, unsigned kinds) {
+  if (!HasExpressionParameter(params)) return Status::Ok();
   MT_RETURN_IF_ERROR(CheckMixedParameters(params, kinds));
   MT_RETURN_IF_ERROR(CheckMapsNeedExpressions(params, kinds));
   return CheckConditionalOperator(params, kinds);
@@ -159,6 +177,7 @@ Status CheckExpressionParameters(const rapidjson::Value& params, unsigned kinds)
 
 Result<RequestExpressions> ParseRequestExpressions(const rapidjson::Value& params, unsigned kinds) {
   RequestExpressions out;
+  if (!HasExpressionParameter(params)) return out;
   std::optional<std::string> conditional_operator;
   if (auto o = StringMember(params, "ConditionalOperator")) conditional_operator = std::string(*o);
 
