@@ -565,7 +565,8 @@ void HttpServer::Run() {
   // Every loop stays up until StopAll(), even while it has no connection.
   for (auto& io : impl_->ios) impl_->guards.emplace_back(asio::make_work_guard(*io));
   std::vector<std::thread> threads;
-  // Each I/O thread's AnswerBatch writes out the log of its requests' writes (AnswerBatch).
+  // I/O threads leave their commits' log records to their AnswerBatch, which writes them out
+  // before sending the answers (engine/write_rounds.h).
   for (size_t i = 1; i < impl_->ios.size(); ++i) {
     threads.emplace_back([this, i] {
       engine::DeferLogWrites();

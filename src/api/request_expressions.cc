@@ -8,8 +8,9 @@ namespace {
 
 std::string_view View(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
-// Whether params has any member the checks and parsers below look at. Without one they have
-// nothing to do, which took a GetItem ~4,000 instructions of member lookups to find out.
+// Whether params has any member the checks and parsers below look at (a parameter they learn to
+// read belongs in this list too). Without one they have nothing to do; finding that out by their
+// own ~40 member lookups cost a GetItem ~1,200 instructions more than this one pass.
 bool HasExpressionParameter(const rapidjson::Value& params) {
   static constexpr std::string_view kNames[] = {
       "UpdateExpression", "ConditionExpression", "KeyConditionExpression", "FilterExpression",
