@@ -7,7 +7,7 @@
 #include <ctime>
 #include <random>
 
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include "api/errors.h"
 #include "api/ops/operations.h"
@@ -108,8 +108,7 @@ HttpResponse Service::Finish(int status, std::string body, std::string_view cont
   response.status = status;
   response.headers.reserve(4);
   response.headers.emplace_back("x-amzn-RequestId", RequestId());
-  uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
-  response.headers.emplace_back("x-amz-crc32", std::to_string(crc));
+  response.headers.emplace_back("x-amz-crc32", std::to_string(libdeflate_crc32(0, body.data(), body.size())));
   response.headers.emplace_back("Content-Type", std::string(content_type));
   response.body = std::move(body);
   return response;
