@@ -171,8 +171,11 @@ int MemberIndex(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>
   return -1;
 }
 
+// `found`, when given (one entry per shape member, all null), receives each kept member's value,
+// so the checks that follow need not look the members up again.
 Status CheckStructMembers(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>>& members,
-                          rapidjson::Value& obj, rapidjson::Document::AllocatorType& alloc, int depth) {
+                          rapidjson::Value& obj, rapidjson::Document::AllocatorType& alloc, int depth,
+                          rapidjson::Value** found = nullptr) {
   // Drop members the shape does not know, and nulls; note where each kept member sits in the
   // shape (a repeated name counts once: its first occurrence, as FindMember reads it).
   struct Present {
@@ -194,6 +197,7 @@ Status CheckStructMembers(const std::vector<std::pair<std::string, std::shared_p
       size_t at = count++;
       for (; at > 0 && present[at - 1].index > index; --at) present[at] = present[at - 1];
       present[at] = {index, &it->value};
+      if (found) found[index] = &it->value;
     }
     ++it;
   }
@@ -341,7 +345,13 @@ std::string LowerFirst(std::string_view s) {
 
 size_t Utf16Length(std::string_view s) {
   size_t n = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8, n += 8) {  // ASCII eight bytes at a time
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    if (word & 0x8080808080808080ULL) break;
+  }
+  for (; i < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     if ((c & 0xC0) == 0x80) continue;  // continuation byte
     n += c >= 0xF0 ? 2 : 1;            // supplementary planes take a surrogate pair
@@ -458,6 +468,14 @@ bool Satisfies(const Constraint& c, const rapidjson::Value& v, bool table_name =
 class ConstraintWalker {
  public:
   std::vector<std::string> errors;
+
+  // A struct whose members' values are already known (`found`, by shape index, null if absent).
+  void FoundMembers(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>>& members,
+                    rapidjson::Value* const* found) {
+    for (size_t i = 0; i < members.size(); ++i) {
+      if (members[i].second->constrained) One(members[i].first, found[i], *members[i].second);
+    }
+  }
 
   void Members(const std::vector<std::pair<std::string, std::shared_ptr<Shape>>>& members,
                const rapidjson::Value* obj) {
@@ -576,24 +594,25 @@ Status CheckRequest(const Shape& shape, rapidjson::Value& request, rapidjson::Do
   // boolean, null) is a SerializationException without a message, as AWS's deserializer answers.
   if (request.IsArray()) return Status::Serialization("Start of list found where not expected");
   if (!request.IsObject()) return Status::Serialization("");
-  MT_RETURN_IF_ERROR(CheckStructMembers(shape.members, request, alloc, 0));
+  rapidjson::Value* found[kMaxStructMembers] = {};
+  MT_RETURN_IF_ERROR(CheckStructMembers(shape.members, request, alloc, 0, found));
 
-  for (const auto& [name, member] : shape.members) {
-    auto it = request.FindMember(rapidjson::StringRef(name.data(), name.size()));
-    bool present = it != request.MemberEnd() && !it->value.IsNull();
-    if (member->required && !present) {
+  for (size_t i = 0; i < shape.members.size(); ++i) {
+    const auto& [name, member] = shape.members[i];
+    const rapidjson::Value* value = found[i];
+    if (member->required && !value) {
       return Status::Validation("The parameter '" + name + "' is required but was not present in the request");
     }
-    if (member->table_name && present && it->value.IsString()) {
-      size_t len = Utf16Length({it->value.GetString(), it->value.GetStringLength()});
-      if (len < 3 || len > (IsArn(it->value) ? kMaxTableArnLength : 255)) {
+    if (member->table_name && value && value->IsString()) {
+      size_t len = Utf16Length({value->GetString(), value->GetStringLength()});
+      if (len < 3 || len > (IsArn(*value) ? kMaxTableArnLength : 255)) {
         return Status::Validation(name + " must be at least 3 characters long and at most 255 characters long");
       }
     }
   }
 
   ConstraintWalker walker;
-  walker.Members(shape.members, &request);
+  walker.FoundMembers(shape.members, found);
   if (!walker.errors.empty()) {
     std::string msg = std::to_string(walker.errors.size()) + " validation error" +
                       (walker.errors.size() > 1 ? "s" : "") + " detected: ";
