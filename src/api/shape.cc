@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -565,7 +566,7 @@ class ConstraintWalker {
     errors.push_back("Value " + value + " at '" + PathTo(attr) + "' failed to satisfy constraint: " + msg);
   }
 
-  std::vector<Segment> path_;
+  boost::container::small_vector<Segment, 16> path_;  // deeper paths (rare) take the heap
 };
 
 }  // namespace
