@@ -280,7 +280,17 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     if (!allowed.ok()) return with_cors(Error(allowed));
   }
 
-  rapidjson::StringBuffer buffer;
+  // The answer is written into a per-thread buffer that keeps its capacity (up to 64 KB) from
+  // one request to the next, then copied out once.
+  constexpr size_t kKeptAnswerCapacity = 64 << 10;
+  thread_local rapidjson::StringBuffer buffer(nullptr, 4096);
+  buffer.Clear();
+  struct ShrinkLarge {
+    rapidjson::StringBuffer& buffer;
+    ~ShrinkLarge() {
+      if (buffer.GetSize() > kKeptAnswerCapacity) buffer.Clear(), buffer.ShrinkToFit();
+    }
+  } shrink_large{buffer};
   JsonWriter writer(buffer);
   OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr};
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
