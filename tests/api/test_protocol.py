@@ -8,6 +8,7 @@ import http.client
 import json
 import re
 import socket
+import time
 import zlib
 
 import pytest
@@ -244,6 +245,62 @@ def test_pipelined_requests_are_answered_in_order(server):
     assert status == 400 and body["__type"].endswith("#ResourceNotFoundException")
     status, body = _read_response(f)
     assert status == 400 and body["__type"].endswith("#UnknownOperationException")
+    f.close()
+    s.close()
+
+
+def _raw_request(target, body, extra_headers="", version="1.1"):
+    return (f"POST / HTTP/{version}\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
+            f"X-Amz-Target: {target}\r\n{extra_headers}Content-Length: {len(body)}\r\n\r\n{body}").encode()
+
+
+def test_request_arriving_a_few_bytes_at_a_time_is_answered(server):
+    # The header and the body split across many small writes (and a pause between them): the
+    # server parses what it has and reads on until the request is whole, twice on one connection.
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    f = s.makefile("rb")
+    for _ in range(2):
+        data = _raw_request(LIST_TABLES, '{"Limit": 5}')
+        for i in range(0, len(data), 7):
+            s.sendall(data[i:i + 7])
+            time.sleep(0.002)
+        status, body = _read_response(f)
+        assert status == 200 and "TableNames" in body
+    f.close()
+    s.close()
+
+
+def test_chunked_request_body_is_answered(server):
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    s.sendall(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
+              b"X-Amz-Target: " + LIST_TABLES.encode() + b"\r\nTransfer-Encoding: chunked\r\n\r\n"
+              b"5\r\n{\"Lim\r\n7\r\nit\": 3}\r\n0\r\n\r\n")
+    f = s.makefile("rb")
+    status, body = _read_response(f)
+    assert status == 200 and "TableNames" in body
+    f.close()
+    s.close()
+
+
+@pytest.mark.parametrize("cut", ["header", "body"])
+def test_connection_closed_mid_request_leaves_the_server_serving(server, cut):
+    data = _raw_request(LIST_TABLES, '{"Limit": 5}')
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    s.sendall(data[:20] if cut == "header" else data[:-3])
+    s.shutdown(socket.SHUT_WR)
+    assert s.recv(100) == b""  # closed without an answer
+    s.close()
+    assert _alive(server.port)
+
+
+def test_http10_request_is_answered_then_closed(server):
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    s.sendall(_raw_request(LIST_TABLES, "{}", version="1.0"))
+    f = s.makefile("rb")
+    status, body = _read_response(f)
+    assert status == 200 and "TableNames" in body
+    assert f.read() == b""  # HTTP/1.0 without keep-alive: the server closes
     f.close()
     s.close()
 
