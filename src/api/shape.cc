@@ -400,6 +400,18 @@ size_t LengthOf(const rapidjson::Value& v) {
   return 0;
 }
 
+// The characters of kNamePattern, [a-zA-Z0-9_.-].
+struct NameChars {
+  bool allowed[256];
+  constexpr NameChars() : allowed() {
+    for (int c = 0; c < 256; ++c) {
+      allowed[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                   c == '.' || c == '-';
+    }
+  }
+};
+constexpr NameChars kNameChars;
+
 // `table_name`: the value names a table (a TableName member, or a RequestItems key), where AWS
 // also accepts the table's ARN. Index names and ExclusiveStartTableName take plain names only.
 bool MatchesPattern(const Constraint& c, std::string_view s, bool table_name) {
@@ -407,7 +419,7 @@ bool MatchesPattern(const Constraint& c, std::string_view s, bool table_name) {
     if (table_name && s.substr(0, 4) == "arn:") return true;
     if (s.empty()) return false;
     for (char ch : s) {
-      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != '-') return false;
+      if (!kNameChars.allowed[static_cast<unsigned char>(ch)]) return false;
     }
     return true;
   }
@@ -457,7 +469,9 @@ bool Satisfies(const Constraint& c, const rapidjson::Value& v, bool table_name =
     case Check::kLe: return NumberOf(v) <= c.number;
     case Check::kEnum:
       if (!v.IsString()) return false;
-      for (const auto& e : c.values) if (e == v.GetString()) return true;
+      for (const auto& e : c.values) {
+        if (e == std::string_view(v.GetString(), v.GetStringLength())) return true;
+      }
       return false;
     default: return true;
   }
