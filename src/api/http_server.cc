@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -187,7 +189,12 @@ class AnswerBatch {
   std::vector<std::shared_ptr<SessionBase>> sending_;
 };
 
-tcp::socket& LowestLayer(tcp::socket& s) { return s; }
+// Plain connections use their io_context's own executor type rather than the type-erased
+// any_io_executor of tcp::socket: every read and write otherwise copies, wraps and destroys
+// type-erased executors for its work tracking.
+using PlainSocket = asio::basic_stream_socket<tcp, asio::io_context::executor_type>;
+
+PlainSocket& LowestLayer(PlainSocket& s) { return s; }
 tcp::socket& LowestLayer(asio::ssl::stream<tcp::socket>& s) { return s.next_layer(); }
 
 // Operations whose work is large next to the cost of handing them to a worker thread and back:
@@ -216,7 +223,7 @@ class Session : public SessionBase {
   std::shared_ptr<Session> self() { return std::static_pointer_cast<Session>(shared_from_this()); }
 
   void Start() {
-    if constexpr (std::is_same_v<Stream, tcp::socket>) {
+    if constexpr (std::is_same_v<Stream, PlainSocket>) {
       ReadRequest();
     } else {
       socket_.async_handshake(asio::ssl::stream_base::server, [self = self()](beast::error_code ec) {
@@ -478,9 +485,20 @@ struct HttpServer::Impl {
                 workers.get())
                 ->Start();
           } else {
-            std::make_shared<Session<tcp::socket>>(std::move(socket), service, registry, *answer_batches[index],
-                                                   workers.get())
-                ->Start();
+            PlainSocket plain(ios[index]->get_executor());
+            const tcp protocol = socket.local_endpoint(ec).protocol();
+            if (!ec) {
+              const int fd = socket.release(ec);
+              if (!ec) {
+                plain.assign(protocol, fd, ec);
+                if (ec) ::close(fd);  // not adopted
+              }
+            }
+            if (!ec) {
+              std::make_shared<Session<PlainSocket>>(std::move(plain), service, registry, *answer_batches[index],
+                                                     workers.get())
+                  ->Start();
+            }
           }
         }
       }
