@@ -336,13 +336,17 @@ class JsonRecordWriter : public EncodedItemVisitor {
 
 }  // namespace
 
-Status WriteEncodedItem(JsonWriter& w, std::string_view record) {
+Status WriteEncodedItem(JsonWriter& w, std::string_view record, uint64_t* size) {
   // The text goes straight into the buffer; a record that turns out corrupt leaves it partly
   // written, and the caller answers with an error instead.
   JsonRecordWriter writer(w);
   w.BeginRawValue(rapidjson::kObjectType);
   writer.OpenItem();
-  MT_RETURN_IF_ERROR(VisitEncodedItem(record, writer));
+  if (size) {
+    MT_ASSIGN_OR_RETURN(*size, VisitEncodedItemSized(record, writer));
+  } else {
+    MT_RETURN_IF_ERROR(VisitEncodedItem(record, writer));
+  }
   writer.CloseItem();
   w.EndRawValue();
   return Status::Ok();

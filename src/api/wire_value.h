@@ -44,8 +44,9 @@ Result<Item> DecodeItem(const rapidjson::Value& json);
 
 void WriteAttributeValue(JsonWriter& w, const AttributeValue& value);
 void WriteItem(JsonWriter& w, const Item& item);
-// Writes a stored record (model/item_codec.h) exactly as WriteItem(DecodeItem(record)) would.
-Status WriteEncodedItem(JsonWriter& w, std::string_view record);
+// Writes a stored record (model/item_codec.h) exactly as WriteItem(DecodeItem(record)) would;
+// with `size`, also measures the item (EncodedItemSize) in the same walk.
+Status WriteEncodedItem(JsonWriter& w, std::string_view record, uint64_t* size = nullptr);
 
 // Java-style rendering of a value list used in a few messages: "[a, b]".
 std::string CollectionText(const std::vector<std::string>& members);

@@ -272,12 +272,36 @@ class SizeVisitor : public EncodedItemVisitor {
   bool in_list_[kMaxDepth] = {};
 };
 
+// Hands everything to a SizeVisitor and to another visitor.
+class SizingVisitor final : public EncodedItemVisitor {
+ public:
+  explicit SizingVisitor(EncodedItemVisitor& other) : other_(other) {}
+  SizeVisitor sizer;
+
+  void Name(std::string_view name) override { sizer.Name(name), other_.Name(name); }
+  void Bytes(AttrType type, std::string_view bytes) override { sizer.Bytes(type, bytes), other_.Bytes(type, bytes); }
+  void Num(const Number& number) override { sizer.Num(number), other_.Num(number); }
+  void Boolean(bool value) override { sizer.Boolean(value), other_.Boolean(value); }
+  void Null() override { sizer.Null(), other_.Null(); }
+  void Begin(AttrType type, uint64_t count) override { sizer.Begin(type, count), other_.Begin(type, count); }
+  void End(AttrType type) override { sizer.End(type), other_.End(type); }
+
+ private:
+  EncodedItemVisitor& other_;
+};
+
 }  // namespace
 
 Result<uint64_t> EncodedItemSize(std::string_view bytes) {
   SizeVisitor visitor;
   MT_RETURN_IF_ERROR(VisitEncodedItem(bytes, visitor));
   return visitor.size;
+}
+
+Result<uint64_t> VisitEncodedItemSized(std::string_view bytes, EncodedItemVisitor& visitor) {
+  SizingVisitor sizing(visitor);
+  MT_RETURN_IF_ERROR(VisitEncodedItem(bytes, sizing));
+  return sizing.sizer.size;
 }
 
 void AppendKeyComponent(const AttributeValue& key_value, std::string& out) {

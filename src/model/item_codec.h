@@ -42,6 +42,8 @@ class EncodedItemVisitor {
 
 Status VisitEncodedItem(std::string_view bytes, EncodedItemVisitor& visitor);
 Result<uint64_t> EncodedItemSize(std::string_view bytes);
+// VisitEncodedItem that also measures the item (EncodedItemSize) in the same walk.
+Result<uint64_t> VisitEncodedItemSized(std::string_view bytes, EncodedItemVisitor& visitor);
 
 void AppendKeyComponent(const AttributeValue& key_value, std::string& out);
 uint64_t PartitionHash(const AttributeValue& partition_key);

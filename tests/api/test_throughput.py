@@ -155,6 +155,27 @@ def test_batch_get_item_throttles_a_hot_key(throttling):
     assert e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
 
 
+@pytest.mark.parametrize("projection", [False, True])
+def test_get_item_throttles_a_hot_key_with_a_bare_error(throttling, projection):
+    # Five 1-unit reads drain the hot partition; a later read is refused with only the error, not
+    # the item it had already written out (the charge comes from the item's size, measured while
+    # writing it).
+    c = throttling.client()
+    name = hot_key_table(c, "PROVISIONED")
+    extra = {"ProjectionExpression": "pk, #b", "ExpressionAttributeNames": {"#b": "blob"}} if projection else {}
+    key = hot_keys()[0]
+    for _ in range(HOT_ITEMS):
+        status, body, _ = call(throttling.port, "GetItem", {"TableName": name, "Key": key,
+                                                            "ReturnConsumedCapacity": "TOTAL", **extra})
+        if status != 200:
+            break
+        assert body["Item"]["blob"]["S"] == "x" * 8000
+        assert body["ConsumedCapacity"]["CapacityUnits"] == 1.0
+    assert status == 400
+    assert body["__type"].endswith("#ProvisionedThroughputExceededException")
+    assert set(body) == {"__type", "message"}
+
+
 def test_transact_get_items_throttled_is_cancelled(throttling):
     c = throttling.client()
     name = hot_key_table(c, "PROVISIONED")

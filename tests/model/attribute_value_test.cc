@@ -186,6 +186,17 @@ TEST(EncodedItem, SizeEqualsItemSize) {
   }
 }
 
+TEST(EncodedItem, SizedVisitReportsEveryValueAndTheSize) {
+  Item item = EveryType();
+  RebuildVisitor visitor;
+  auto size = VisitEncodedItemSized(EncodeItem(item), visitor);
+  ASSERT_TRUE(size.ok());
+  EXPECT_EQ(visitor.item, item);
+  EXPECT_EQ(*size, ItemSize(item));
+  RebuildVisitor truncated;
+  EXPECT_FALSE(VisitEncodedItemSized(EncodeItem(item).substr(1), truncated).ok());
+}
+
 TEST(EncodedItem, RejectsTruncationLikeDecode) {
   std::string bytes = EncodeItem(EveryType());
   for (size_t n = 0; n < bytes.size(); ++n) {

@@ -30,25 +30,25 @@ Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(auto table, RequestTable(ctx));
   MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
   MT_RETURN_IF_ERROR(CheckProjectionKeys(expressions, *table->description));
-  // Without a projection the stored record is written out as it is, never decoded.
+  // Without a projection the stored record is written out as it is, never decoded, and measured
+  // in the same walk. The read is charged after the writing, which gives the item's size: a
+  // throttled read answers with an error, and what was written is dropped.
   MT_ASSIGN_OR_RETURN(auto record, ctx.db.GetRecord(*table, key));
   uint64_t size = 0;
-  if (record) {
-    MT_ASSIGN_OR_RETURN(size, EncodedItemSize(*record));
-  }
-  bool consistent = BoolMember(req, "ConsistentRead").value_or(false);
-  double units = ReadUnits(size, consistent);
-  MT_RETURN_IF_ERROR(ChargeItemRead(ctx.db, *table, key, units));
   ctx.out.StartObject();
   if (record) {
     ctx.out.Key("Item");
     if (expressions.projection) {
       MT_ASSIGN_OR_RETURN(Item item, monotable::DecodeItem(std::string_view(*record)));
+      size = ItemSize(item);
       WriteItem(ctx.out, expressions.projection->Apply(item));
     } else {
-      MT_RETURN_IF_ERROR(WriteEncodedItem(ctx.out, *record));
+      MT_RETURN_IF_ERROR(WriteEncodedItem(ctx.out, *record, &size));
     }
   }
+  bool consistent = BoolMember(req, "ConsistentRead").value_or(false);
+  double units = ReadUnits(size, consistent);
+  MT_RETURN_IF_ERROR(ChargeItemRead(ctx.db, *table, key, units));
   WriteConsumedCapacity(ctx.out, StringOr(req, "ReturnConsumedCapacity", "NONE"), table->description->name, units,
                         true);
   ctx.out.EndObject();
