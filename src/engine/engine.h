@@ -15,6 +15,8 @@
 //   Guard checks and application are atomic with respect to every other Commit that touches any
 //   of the same keys (guards or mutations). Commits on disjoint keys do not serialize on a global
 //   lock. With EngineOptions::sync the commit is durable (WAL fsynced) before Commit() returns.
+// - GetForWrite(key) returns what Get(key) returns; the caller is about to guard and replace the
+//   value, so the engine need not keep what it read in its caches.
 // - ReadToken(key), taken BEFORE reading a guard's expected value, may be put in the guard: when
 //   no commit has touched the key's stripe since the token was taken, Commit() knows the value
 //   read is still current and skips re-reading it. A token of 0 (the default) always re-reads.
@@ -86,6 +88,7 @@ class Engine {
   virtual std::shared_ptr<const Snapshot> GetSnapshot() = 0;
   virtual Result<std::optional<std::string>> Get(std::string_view key,
                                                  const Snapshot* snapshot = nullptr) = 0;
+  virtual Result<std::optional<std::string>> GetForWrite(std::string_view key) { return Get(key); }
   virtual std::unique_ptr<Iterator> NewIterator(
       std::string lower, std::string upper,
       std::shared_ptr<const Snapshot> snapshot = nullptr) = 0;

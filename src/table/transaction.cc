@@ -87,7 +87,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
     bool refused = false;
     for (size_t i = 0; i < actions.size(); ++i) {
       uint64_t token = db.engine().ReadToken(keys[i]);  // before the read: lets Commit skip re-reading
-      MT_ASSIGN_OR_RETURN(auto raw, db.engine().Get(keys[i]));
+      MT_ASSIGN_OR_RETURN(auto raw, db.engine().GetForWrite(keys[i]));
       std::optional<Item> old_item;
       if (raw) {
         MT_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*raw));

@@ -49,7 +49,7 @@ Result<size_t> TtlWorker::ExpireTable(const TableHandle& handle, double now) {
     std::string entry(it->key());
     std::string item_key(ItemKeyOfExpiry(entry));
     for (;;) {
-      MT_ASSIGN_OR_RETURN(auto raw, engine_.Get(item_key));
+      MT_ASSIGN_OR_RETURN(auto raw, engine_.GetForWrite(item_key));
       engine::WriteBatch batch;
       if (!raw) {
         // An entry without its item cannot come from the write path; drop it if it is still so.
