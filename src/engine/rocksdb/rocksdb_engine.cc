@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "engine/guarded_commit.h"
+#include "engine/rocksdb/crc32c_hardware.h"
 #include "engine/latest_cache.h"
 #include "engine/rocksdb/memtable_skiplist.h"
 #include "engine/write_rounds.h"
@@ -334,6 +335,8 @@ class RocksDbEngine : public Engine, public DeferredLog {
 
 Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) {
   if (options.path.empty()) return Status::Io("rocksdb: empty database path");
+  // Keeps crc32c_hardware.cc, which replaces RocksDB's software CRC32C, in every link with this.
+  static_cast<void>(HardwareCrc32cInUse());
   std::error_code ec;
   std::filesystem::create_directories(options.path, ec);
   if (ec) return Status::Io("rocksdb: cannot create " + options.path + ": " + ec.message());

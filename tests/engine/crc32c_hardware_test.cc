@@ -1,0 +1,103 @@
+// The CRC32C that replaces RocksDB's (crc32c_hardware.h): published check values, agreement with a
+// bit-at-a-time reference at every length and alignment, Extend's chaining and Crc32cCombine.
+// (RocksDB itself verifies the log records it wrote with it when it reopens a database:
+// engine_test.cc, ReopenPersists.)
+#include "engine/rocksdb/crc32c_hardware.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+namespace rocksdb::crc32c {
+uint32_t Extend(uint32_t init_crc, const char* data, size_t n);
+uint32_t Crc32cCombine(uint32_t crc1, uint32_t crc2, size_t crc2len);
+std::string IsFastCrc32Supported();
+}  // namespace rocksdb::crc32c
+
+namespace monotable::engine {
+namespace {
+
+uint32_t Reference(const std::string& data) {
+  uint32_t crc = 0xFFFFFFFF;
+  for (unsigned char byte : data) {
+    crc ^= byte;
+    for (int bit = 0; bit < 8; ++bit) crc = crc & 1 ? (crc >> 1) ^ 0x82F63B78 : crc >> 1;
+  }
+  return ~crc;
+}
+
+uint32_t Crc(const std::string& data) { return rocksdb::crc32c::Extend(0, data.data(), data.size()); }
+
+std::string RandomBytes(std::mt19937_64& rng, size_t n) {
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>(rng());
+  return s;
+}
+
+TEST(Crc32cHardwareTest, PublishedCheckValues) {
+  EXPECT_EQ(Crc("123456789"), 0xE3069283u);
+  EXPECT_EQ(Crc(std::string(32, '\0')), 0x8A9136AAu);
+  EXPECT_EQ(Crc(std::string(32, '\xff')), 0x62A8AB43u);
+  std::string ascending, descending;
+  for (int i = 0; i < 32; ++i) {
+    ascending.push_back(static_cast<char>(i));
+    descending.push_back(static_cast<char>(31 - i));
+  }
+  EXPECT_EQ(Crc(ascending), 0x46DD794Eu);
+  EXPECT_EQ(Crc(descending), 0x113FDB5Cu);
+  EXPECT_EQ(Crc(""), 0u);
+}
+
+TEST(Crc32cHardwareTest, UsesTheInstructionWhereTheProcessorHasIt) {
+#if defined(__x86_64__)
+  EXPECT_EQ(HardwareCrc32cInUse(), __builtin_cpu_supports("sse4.2") != 0);
+  EXPECT_NE(rocksdb::crc32c::IsFastCrc32Supported().find("monotable"), std::string::npos);
+#else
+  EXPECT_FALSE(HardwareCrc32cInUse());
+#endif
+}
+
+TEST(Crc32cHardwareTest, AgreesWithTheReferenceAtEveryLengthAndAlignment) {
+  std::mt19937_64 rng(7);
+  const std::string buffer = RandomBytes(rng, 600);
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t n = 0; n + offset <= 520; ++n) {
+      const std::string data = buffer.substr(offset, n);
+      const uint32_t expected = Reference(data);
+      ASSERT_EQ(rocksdb::crc32c::Extend(0, buffer.data() + offset, n), expected) << offset << " " << n;
+      ASSERT_EQ(ExtendCrc32cBytewise(0, buffer.data() + offset, n), expected) << offset << " " << n;
+    }
+  }
+  for (size_t n : {4096, 4133, 32768, 70001}) {
+    const std::string data = RandomBytes(rng, n);
+    EXPECT_EQ(Crc(data), Reference(data)) << n;
+  }
+}
+
+TEST(Crc32cHardwareTest, ExtendContinuesAndCombineJoins) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 300; ++round) {
+    const size_t a_size = round < 20 ? static_cast<size_t>(round) : rng() % 5000;
+    const size_t b_size = round % 7 == 0 ? 0 : rng() % (round % 3 == 0 ? 70000 : 300);
+    const std::string a = RandomBytes(rng, a_size), b = RandomBytes(rng, b_size);
+    const uint32_t whole = Reference(a + b);
+    ASSERT_EQ(rocksdb::crc32c::Extend(Crc(a), b.data(), b.size()), whole) << a_size << " " << b_size;
+    ASSERT_EQ(ExtendCrc32cBytewise(Crc(a), b.data(), b.size()), whole) << a_size << " " << b_size;
+    ASSERT_EQ(rocksdb::crc32c::Crc32cCombine(Crc(a), Crc(b), b.size()), whole) << a_size << " " << b_size;
+  }
+  // Lengths of 4 GB and more (higher powers of x): shifting by n1 bytes and then by n2 is shifting
+  // by n1 + n2 (a CRC of 0 over B leaves only A's CRC shifted).
+  EXPECT_EQ(rocksdb::crc32c::Crc32cCombine(0x12345678, 0, 0), 0x12345678u);
+  for (uint64_t n1 : {uint64_t{5}, (uint64_t{1} << 33) + 5, (uint64_t{1} << 62) + 9}) {
+    for (uint64_t n2 : {uint64_t{3}, (uint64_t{1} << 40) + 3, (uint64_t{1} << 32) - 1}) {
+      const uint32_t stepwise =
+          rocksdb::crc32c::Crc32cCombine(rocksdb::crc32c::Crc32cCombine(0x9ABCDEF0, 0, n1), 0, n2);
+      EXPECT_EQ(stepwise, rocksdb::crc32c::Crc32cCombine(0x9ABCDEF0, 0, n1 + n2)) << n1 << " " << n2;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace monotable::engine
