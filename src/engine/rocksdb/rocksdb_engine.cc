@@ -68,11 +68,15 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   o.max_file_opening_threads = 1;  // opening table files at start: 16 threads cost more than they save here
   o.compaction_style = rocksdb::kCompactionStyleLevel;
   o.level_compaction_dynamic_level_bytes = true;
+  // Every level compressed, level 0 too, and level 0 compacted at 8 files instead of 4: with
+  // random keys each compaction out of level 0 rewrites the whole base level, so twice the files
+  // a compaction halves those rewrites, and compressed level-0 files make them read less. 4 KB
+  // PutItems after the 200 B ones: 42-45 -> 34-37 us of server CPU a write, flushes and
+  // compactions included (either change alone: 39-44); with incompressible values, and for
+  // reads and the other writes, no difference measured. Point reads check at most 8 level-0
+  // filters instead of 4.
   o.compression = PickCompression();
-  // Level 0 (fresh memtable flushes, rewritten soon by compaction) is not compressed: flushes
-  // and the first compaction cost less CPU, which requests need more (RocksDB's tuning advice).
-  o.compression_per_level.assign(7, o.compression);
-  o.compression_per_level[0] = rocksdb::kNoCompression;
+  o.level0_file_num_compaction_trigger = 8;
   o.info_log = std::make_shared<StderrLogger>();
   // Start fast and small: no informational log chatter or periodic stats, and memtable arena
   // blocks of 1 MB instead of write_buffer_size / 8 (the first block is touched at open).
