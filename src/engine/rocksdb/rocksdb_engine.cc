@@ -18,8 +18,8 @@
 #include <utility>
 
 #include "engine/guarded_commit.h"
-#include "engine/rocksdb/crc32c_hardware.h"
 #include "engine/latest_cache.h"
+#include "engine/rocksdb/crc32c_hardware.h"
 #include "engine/rocksdb/memtable_skiplist.h"
 #include "engine/write_rounds.h"
 
@@ -71,8 +71,8 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // Every level compressed, level 0 too, and level 0 compacted at 8 files instead of 4: with
   // random keys each compaction out of level 0 rewrites the whole base level, so twice the files
   // a compaction halves those rewrites, and compressed level-0 files make them read less. 4 KB
-  // PutItems after the 200 B ones: 42-45 -> 34-37 us of server CPU a write, flushes and
-  // compactions included (either change alone: 39-44); with incompressible values, and for
+  // PutItems after the 200 B ones: 42-46 -> 34-38 us of server CPU a write, flushes and
+  // compactions included (level 0 compressed alone: 40-44); with incompressible values, and for
   // reads and the other writes, no difference measured. Point reads check at most 8 level-0
   // filters instead of 4.
   o.compression = PickCompression();
@@ -219,7 +219,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
   }
 
   // The value read is about to be replaced: keeping it, or the table block it came from, in a
-  // cache would only evict what later reads need (a 4 KB PutItem over existing items: -12 %
+  // cache would only evict what later reads need (a 4 KB PutItem over existing items: -10 %
   // server CPU a write without the block cache's inserts and evictions).
   Result<std::optional<std::string>> GetForWrite(std::string_view key) override {
     rocksdb::ReadOptions ro;
