@@ -421,6 +421,11 @@ class SkipList final : public rocksdb::MemTableRep {
     const uint64_t hash = HashOf(key);
     std::memcpy(const_cast<char*>(node) - 3 * sizeof(uint64_t), &hash, sizeof hash);
     Link* bucket = &buckets_[hash % bucket_count_];
+    // Touch the bucket with a write first (a compare-exchange that changes nothing): read first, a
+    // fresh page of the index would be mapped to the shared zero page and then fault again for the
+    // write below (copy on write, with a TLB shootdown interrupting the other cores).
+    const char* expected = nullptr;
+    bucket->compare_exchange_strong(expected, nullptr, std::memory_order_relaxed);
     for (Link* at = bucket;;) {
       const char* x = at->load(std::memory_order_relaxed);
       if (x == nullptr) break;
