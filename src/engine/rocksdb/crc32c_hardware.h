@@ -10,10 +10,10 @@
 // symbols in Debian's RocksDB 7.8). Linked before librocksdb.a, they resolve RocksDB's
 // references, so the linker never takes that object from the archive. Should a future RocksDB
 // put more into that object, or reference a symbol only it defines, the link fails with a
-// duplicate definition instead of mixing the two. (A build against the shared librocksdb,
-// MONOTABLE_STATIC_LIBS=OFF, links these too; whether RocksDB's own calls reach them then depends
-// on how the library binds them.) Only on x86-64: elsewhere the file defines none of RocksDB's
-// functions and RocksDB keeps its own.
+// duplicate definition instead of mixing the two. With the shared librocksdb
+// (MONOTABLE_STATIC_LIBS=OFF) the executable exports them and Debian's librocksdb.so calls Extend
+// through its PLT, so these interpose there too. Only on x86-64: elsewhere the file defines none
+// of RocksDB's functions and RocksDB keeps its own.
 //
 // Contract:
 // - rocksdb::crc32c::Extend(crc, data, n) returns the CRC32C of (the data whose CRC32C is crc)
