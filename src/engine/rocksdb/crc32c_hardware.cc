@@ -1,14 +1,14 @@
 #include "engine/rocksdb/crc32c_hardware.h"
 
-#if defined(__x86_64__)
-
-#include <nmmintrin.h>
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
+
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#endif
 
 namespace {
 
@@ -26,18 +26,32 @@ constexpr std::array<uint32_t, 256> MakeByteTable() {
 }
 constexpr std::array<uint32_t, 256> kByteTable = MakeByteTable();
 
+// The CRC register (not inverted) advanced over data.
+uint32_t UpdateBytewise(uint32_t crc, const unsigned char* p, size_t n) {
+  while (n-- > 0) crc = (crc >> 8) ^ kByteTable[(crc ^ *p++) & 0xff];
+  return crc;
+}
+
+}  // namespace
+
+namespace monotable::engine {
+
+uint32_t ExtendCrc32cBytewise(uint32_t init_crc, const char* data, size_t n) {
+  return ~UpdateBytewise(~init_crc, reinterpret_cast<const unsigned char*>(data), n);
+}
+
+}  // namespace monotable::engine
+
+#if defined(__x86_64__)
+
+namespace {
+
 bool HasSse42() {
   static const bool has = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("sse4.2") != 0;
   }();
   return has;
-}
-
-// The CRC register (not inverted) advanced over data.
-uint32_t UpdateBytewise(uint32_t crc, const unsigned char* p, size_t n) {
-  while (n-- > 0) crc = (crc >> 8) ^ kByteTable[(crc ^ *p++) & 0xff];
-  return crc;
 }
 
 __attribute__((target("sse4.2"))) uint32_t UpdateSse42(uint32_t crc, const unsigned char* p, size_t n) {
@@ -114,10 +128,6 @@ namespace monotable::engine {
 
 bool HardwareCrc32cInUse() { return HasSse42(); }
 
-uint32_t ExtendCrc32cBytewise(uint32_t init_crc, const char* data, size_t n) {
-  return ~UpdateBytewise(~init_crc, reinterpret_cast<const unsigned char*>(data), n);
-}
-
 }  // namespace monotable::engine
 
 #else
@@ -125,15 +135,6 @@ uint32_t ExtendCrc32cBytewise(uint32_t init_crc, const char* data, size_t n) {
 namespace monotable::engine {
 
 bool HardwareCrc32cInUse() { return false; }
-
-uint32_t ExtendCrc32cBytewise(uint32_t init_crc, const char* data, size_t n) {
-  uint32_t crc = ~init_crc;
-  for (size_t i = 0; i < n; ++i) {
-    crc ^= static_cast<unsigned char>(data[i]);
-    for (int bit = 0; bit < 8; ++bit) crc = crc & 1 ? (crc >> 1) ^ 0x82F63B78 : crc >> 1;
-  }
-  return ~crc;
-}
 
 }  // namespace monotable::engine
 
