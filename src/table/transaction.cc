@@ -16,31 +16,30 @@ namespace {
 // key. `fn(index, partition_key, units)` runs for each, the table arm first; it stops at the first
 // error and returns it.
 template <typename Fn>
-Status ForEachWriteArm(const TableHandle& handle, const Item& key, const WriteResult& result, WriteCharge charge,
-                       Fn&& fn) {
+Status ForEachWriteArm(const TableHandle& handle, const Item& key, const Item* old_item, const WriteResult& result,
+                       WriteCharge charge, Fn&& fn) {
   const TableDescription& table = *handle.description;
   auto key_of = [](const Item& i, const std::string& name) -> const AttributeValue* {
     auto it = i.find(name);
     return it == i.end() ? nullptr : &it->second;
   };
-  size_t size = std::max(result.old_item ? ItemSize(*result.old_item) : 0,
-                         result.new_item ? ItemSize(*result.new_item) : 0);
+  size_t size = std::max(old_item ? ItemSize(*old_item) : 0, result.new_item ? ItemSize(*result.new_item) : 0);
   MT_RETURN_IF_ERROR(
       fn(nullptr, key_of(key, table.hash_key()), WriteUnits(size, charge == WriteCharge::kTransactional)));
   for (const IndexWriteCost& cost : result.index_costs) {
     const std::string& index_hash = cost.index->key_schema[0].name;
     const AttributeValue* index_key = result.new_item ? key_of(*result.new_item, index_hash) : nullptr;
-    if (!index_key && result.old_item) index_key = key_of(*result.old_item, index_hash);
+    if (!index_key && old_item) index_key = key_of(*old_item, index_hash);
     MT_RETURN_IF_ERROR(fn(cost.index, index_key, cost.units));
   }
   return Status::Ok();
 }
 
 // Charges a write to the throughput model. Throttled: ProvisionedThroughputExceededException.
-Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, const WriteResult& result,
-                   WriteCharge charge) {
+Status ChargeWrite(Database& db, const TableHandle& handle, const Item& key, const Item* old_item,
+                   const WriteResult& result, WriteCharge charge) {
   int64_t bytes = handle.stats->size_bytes.load(std::memory_order_relaxed);
-  return ForEachWriteArm(handle, key, result, charge,
+  return ForEachWriteArm(handle, key, old_item, result, charge,
                          [&](const IndexDescription* index, const AttributeValue* partition_key, double units) {
                            return db.throughput().Consume(*handle.description, index, partition_key, units,
                                                           /*write=*/true, bytes);
@@ -60,10 +59,10 @@ Status ChargeFailedCondition(Database& db, const WriteAction& action, const Item
 }
 
 // Gives back what ChargeWrite took (every arm succeeded), for an attempt that is retried.
-void RefundWrite(Database& db, const TableHandle& handle, const Item& key, const WriteResult& result,
-                 WriteCharge charge) {
+void RefundWrite(Database& db, const TableHandle& handle, const Item& key, const Item* old_item,
+                 const WriteResult& result, WriteCharge charge) {
   int64_t bytes = handle.stats->size_bytes.load(std::memory_order_relaxed);
-  (void)ForEachWriteArm(handle, key, result, charge,
+  (void)ForEachWriteArm(handle, key, old_item, result, charge,
                         [&](const IndexDescription* index, const AttributeValue* partition_key, double units) {
                           db.throughput().Refund(*handle.description, index, partition_key, units, /*write=*/true,
                                                  bytes);
@@ -80,23 +79,27 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
   keys.reserve(actions.size());
   for (const auto& a : actions) keys.push_back(ItemKeyOf(*a.table->description, a.key));
 
+  // Each action's old item lives in out.old_items (reserved, so pointers into it stay valid) until
+  // the commit moves it into the action's result: one decoded copy, never duplicated.
+  auto old_of = [](const std::optional<Item>& item) { return item ? &*item : nullptr; };
   for (int attempt = 0; attempt < max_attempts; ++attempt) {
     TransactionResult out;
+    out.old_items.reserve(actions.size());
     engine::WriteBatch batch;
     ChangeLogBatch changes(db.streams());  // settles its sequence numbers when this attempt ends
     bool refused = false;
     for (size_t i = 0; i < actions.size(); ++i) {
       uint64_t token = db.engine().ReadToken(keys[i]);  // before the read: lets Commit skip re-reading
       MT_ASSIGN_OR_RETURN(auto raw, db.engine().GetForWrite(keys[i]));
-      std::optional<Item> old_item;
+      std::optional<Item>& old_slot = out.old_items.emplace_back();
       if (raw) {
         MT_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*raw));
-        old_item = std::move(decoded);
+        old_slot = std::move(decoded);
       }
-      out.old_items.push_back(old_item);
+      const Item* old_item = old_of(old_slot);
       const bool existed = raw.has_value();
       batch.guards.push_back({keys[i], std::move(raw), token});
-      auto applied = actions[i].apply(old_item ? &*old_item : nullptr);
+      auto applied = actions[i].apply(old_item);
       if (!applied.ok() && each_on_its_own) return applied.status();
       if (!applied.ok()) {
         ErrorCode code = applied.status().code();
@@ -107,7 +110,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         }
         Status outcome = applied.status();
         if (code == ErrorCode::kConditionalCheckFailed) {
-          Status charged = ChargeFailedCondition(db, actions[i], old_item ? &*old_item : nullptr, charge);
+          Status charged = ChargeFailedCondition(db, actions[i], old_item, charge);
           if (charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
             outcome = charged;
           } else {
@@ -119,7 +122,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         continue;
       }
       out.outcomes.push_back(Status::Ok());
-      WriteResult result{old_item, std::move(applied).value(), {}};
+      WriteResult result{std::nullopt, std::move(applied).value(), {}};  // old_item: at the commit
       const size_t mutations_before = batch.mutations.size();
       if (!actions[i].check_only) {
         if (result.new_item) {
@@ -127,12 +130,11 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         } else if (existed) {
           batch.mutations.push_back({keys[i], std::nullopt});
         }
-        result.index_costs = AddIndexMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
-                                               result.new_item ? &*result.new_item : nullptr, batch);
-        AddExpiryMutations(*actions[i].table->description, old_item ? &*old_item : nullptr,
-                           result.new_item ? &*result.new_item : nullptr, batch);
+        result.index_costs =
+            AddIndexMutations(*actions[i].table->description, old_item, old_of(result.new_item), batch);
+        AddExpiryMutations(*actions[i].table->description, old_item, old_of(result.new_item), batch);
       }
-      Status charged = ChargeWrite(db, *actions[i].table, actions[i].key, result, charge);
+      Status charged = ChargeWrite(db, *actions[i].table, actions[i].key, old_item, result, charge);
       if (!charged.ok()) {
         out.outcomes.back() = charged;
         if (each_on_its_own && charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
@@ -142,8 +144,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         }
         refused = true;
       } else if (!actions[i].check_only) {
-        changes.Add(*actions[i].table->description, old_item ? &*old_item : nullptr,
-                    result.new_item ? &*result.new_item : nullptr);
+        changes.Add(*actions[i].table->description, old_item, old_of(result.new_item));
       }
       out.results.push_back(std::move(result));
     }
@@ -158,14 +159,18 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       // Lost a race: the request is charged once, for the attempt that commits (or the last one).
       if (attempt + 1 < max_attempts) {
         for (size_t i = 0; i < actions.size(); ++i) {
-          if (out.outcomes[i].ok()) RefundWrite(db, *actions[i].table, actions[i].key, out.results[i], charge);
+          if (out.outcomes[i].ok()) {
+            RefundWrite(db, *actions[i].table, actions[i].key, old_of(out.old_items[i]), out.results[i], charge);
+          }
         }
       }
       continue;
     }
     MT_RETURN_IF_ERROR(committed);
     for (size_t i = 0; i < actions.size(); ++i) {
-      if (actions[i].check_only || !out.outcomes[i].ok()) continue;
+      if (!out.outcomes[i].ok()) continue;
+      out.results[i].old_item = std::move(out.old_items[i]);
+      if (actions[i].check_only) continue;
       const auto& r = out.results[i];
       auto& stats = *actions[i].table->stats;
       stats.item_count += (r.new_item ? 1 : 0) - (r.old_item ? 1 : 0);
@@ -173,6 +178,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
                           static_cast<int64_t>(r.old_item ? ItemSize(*r.old_item) : 0);
     }
     out.committed = true;
+    out.old_items.clear();
     if (!each_on_its_own) out.outcomes.clear();
     return out;
   }

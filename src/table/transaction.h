@@ -49,7 +49,7 @@ struct WriteAction {
 struct TransactionResult {
   bool committed = false;
   std::vector<Status> outcomes;             // one per action when not committed
-  std::vector<std::optional<Item>> old_items;  // the item each action saw (for ALL_OLD on failure)
+  std::vector<std::optional<Item>> old_items;  // when not committed: the item each action saw (ALL_OLD)
   std::vector<WriteResult> results;         // one per action when committed
 };
 
