@@ -9,8 +9,9 @@
 // benchmark machine), and a client on the same machine waiting for that CPU waits as long, its
 // answers already sent but unread. The I/O thread calls sched_yield() after an answer batch
 // whenever the pacer is due: a waiting thread runs at once, a yield with nobody waiting returns
-// at once. GetItem and PutItem p99 at 32 connections 1.9-3.5 -> 0.9-1.2 ms, throughput unchanged
-// within the machine's noise; a shorter interval cost throughput (0.2 ms: -11 %).
+// at once. Every 2 ms: GetItem p99 at 32 connections 1.5-2.6 -> 1.0-1.6 ms at -2 % req/s, PutItem
+// 2.0-2.1 -> 1.5-1.8 ms (A/B pairs interleaved with nginx); every 1 ms took p99 to ~1.1 ms but
+// GetItem lost 6-7 % req/s (smaller batches of answers on both sides), every 0.2 ms 11 %.
 #pragma once
 
 #include <chrono>
@@ -20,7 +21,7 @@ namespace monotable::api {
 class YieldPacer {
  public:
   using Clock = std::chrono::steady_clock;
-  static constexpr std::chrono::microseconds kDefaultInterval{1000};
+  static constexpr std::chrono::microseconds kDefaultInterval{2000};
 
   explicit YieldPacer(Clock::duration interval = kDefaultInterval, Clock::time_point start = Clock::now())
       : interval_(interval), last_(start) {}
