@@ -11,7 +11,7 @@
 // whenever the pacer is due: a waiting thread runs at once, a yield with nobody waiting returns
 // at once. Every 2 ms: GetItem p99 at 32 connections 1.5-2.6 -> 1.0-1.6 ms at -2 % req/s, PutItem
 // 2.0-2.1 -> 1.5-1.8 ms (A/B pairs interleaved with nginx); every 1 ms took p99 to ~1.1 ms but
-// GetItem lost 6-7 % req/s (smaller batches of answers on both sides), every 0.2 ms 11 %.
+// GetItem lost 6-7 % req/s (likely smaller batches on both sides), every 0.2 ms 11 %.
 #pragma once
 
 #include <chrono>
