@@ -18,8 +18,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/asio/ssl.hpp>
 
-#include "api/yield_pacer.h"
 #include "common/status.h"
+#include "common/yield_pacer.h"
 #include "engine/write_rounds.h"
 
 namespace monotable::api {
@@ -163,7 +163,7 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
 // requests' work runs back to back, and a client woken by the first answer finds the others there.
 // The batch is also a write round (engine/write_rounds.h): the log records of the writes among
 // its requests go out together, before any answer. After a batch the thread yields its CPU at
-// most once every 2 ms (api/yield_pacer.h says why).
+// most once every 2 ms (common/yield_pacer.h says why).
 class AnswerBatch {
  public:
   explicit AnswerBatch(asio::io_context& io) : io_(io) {}

@@ -1,8 +1,8 @@
-#include "api/yield_pacer.h"
+#include "common/yield_pacer.h"
 
 #include <gtest/gtest.h>
 
-namespace monotable::api {
+namespace monotable {
 namespace {
 
 using std::chrono::microseconds;
@@ -28,4 +28,4 @@ TEST(YieldPacerTest, LongPauseGivesOneYieldNotABacklog) {
 }
 
 }  // namespace
-}  // namespace monotable::api
+}  // namespace monotable

@@ -1,5 +1,6 @@
-// YieldPacer: when a thread that never sleeps under load should give way to the threads waiting
-// for its CPU.
+// YieldPacer: when a thread that does not sleep under load should give way to the threads waiting
+// for its CPU. Used by the I/O threads (api/http_server.cc) and by RocksDB's flush and compaction
+// threads (engine/rocksdb/give_way_collector.h).
 //
 // Contract: Due(now) is true when at least `interval` has passed since the last time it was true
 // (or since construction), and then starts the next interval; otherwise false. One thread only.
@@ -16,7 +17,7 @@
 
 #include <chrono>
 
-namespace monotable::api {
+namespace monotable {
 
 class YieldPacer {
  public:
@@ -37,4 +38,4 @@ class YieldPacer {
   Clock::time_point last_;
 };
 
-}  // namespace monotable::api
+}  // namespace monotable
