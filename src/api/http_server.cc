@@ -2,6 +2,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/asio/ssl.hpp>
 
+#include "api/query_placement.h"
 #include "common/status.h"
 #include "common/yield_pacer.h"
 #include "engine/write_rounds.h"
@@ -202,8 +204,11 @@ using PlainSocket = asio::basic_stream_socket<tcp, asio::io_context::executor_ty
 PlainSocket& LowestLayer(PlainSocket& s) { return s; }
 tcp::socket& LowestLayer(asio::ssl::stream<tcp::socket>& s) { return s.next_layer(); }
 
-// Operations whose work is large next to the cost of handing them to a worker thread and back:
-// many items read, written or evaluated per request.
+constexpr std::string_view kQueryTarget = "DynamoDB_20120810.Query";
+
+// Operations whose work can be large next to the cost of handing them to a worker thread and back:
+// many items read, written or evaluated per request. A connection's small queries run on its I/O
+// thread (api/query_placement.h).
 bool RunsOnWorker(std::string_view target) {
   static constexpr std::string_view kPrefix = "DynamoDB_20120810.";
   if (target.substr(0, kPrefix.size()) != kPrefix) return false;
@@ -319,18 +324,28 @@ class Session : public SessionBase {
     bool keep_alive = req.keep_alive() && !registry_.draining;
     bool http10 = req.version == 10;
 
-    if (workers_ != nullptr && RunsOnWorker(view.target)) {
+    const bool is_query = view.target == kQueryTarget;
+    if (workers_ != nullptr && RunsOnWorker(view.target) && !(is_query && query_placement_.Inline())) {
       // The connection reads nothing more until this request is answered, so the worker has the
       // request view (and the buffers it points into) to itself until it posts the answer back.
-      asio::post(*workers_, [self = self(), keep_alive, http10] {
+      asio::post(*workers_, [self = self(), keep_alive, http10, is_query] {
+        const auto start = std::chrono::steady_clock::now();
         auto out = std::make_shared<HttpResponse>(self->Handle());
-        asio::post(self->socket_.get_executor(), [self, out, keep_alive, http10] {
+        const auto took = std::chrono::steady_clock::now() - start;
+        asio::post(self->socket_.get_executor(), [self, out, keep_alive, http10, is_query, took] {
+          if (is_query) self->query_placement_.Record(took);
           self->Answer(*out, keep_alive, http10);
         });
       });
       return;
     }
-    answer_ = Handle();
+    if (is_query) {
+      const auto start = std::chrono::steady_clock::now();
+      answer_ = Handle();
+      query_placement_.Record(std::chrono::steady_clock::now() - start);
+    } else {
+      answer_ = Handle();
+    }
     answer_keep_alive_ = keep_alive;
     answer_http10_ = http10;
     answers_.Add(self());
@@ -444,14 +459,15 @@ class Session : public SessionBase {
   AnswerBatch& answers_;  // the session's I/O thread's
   asio::thread_pool* workers_;  // nullptr: every request runs on the I/O thread
   bool busy_ = false;  // touched only on the session's own I/O thread
+  QueryPlacement query_placement_;  // I/O thread only
 };
 
 }  // namespace
 
 // One io_context per I/O thread, each run by exactly that thread (like nginx's workers): a
 // connection lives on the context it was accepted onto, so its handlers never hop threads; only a
-// heavy operation (RunsOnWorker) goes to the worker pool and its answer comes back to the
-// connection's context. Context 0 also holds the acceptors, the sweep, the signals and the drain.
+// heavy operation (RunsOnWorker, less a connection's small queries) goes to the worker pool and
+// its answer comes back to the connection's context. Context 0 also holds the acceptors, the sweep, the signals and the drain.
 struct HttpServer::Impl {
   Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -166,3 +166,38 @@ def test_worker_threads_answer_heavy_requests_and_drain_on_sigterm(start_server,
         t.join()
     assert not errors, errors[0]
     assert answered[0] > 0
+
+
+def test_queries_switch_between_io_thread_and_workers(start_server, tmp_path):
+    # A connection's Query runs on its I/O thread after a quick one and on a worker after a slow one
+    # (api/query_placement.h): small and large queries alternating on one connection, with writes
+    # between them, are each answered whole and current.
+    s = start_server("--data", str(tmp_path / "db"), "--threads", "1", "--workers", "2")
+    c = s.client()
+    name = create_pk_table(c, range_type="N")
+    blob = "x" * 3000
+    for start in range(0, 400, 25):  # ~1.2 MB in one partition: a page stops at 1 MB
+        c.batch_write_item(RequestItems={name: [
+            {"PutRequest": {"Item": {"pk": {"S": "big"}, "sk": {"N": str(i)}, "blob": {"S": blob}}}}
+            for i in range(start, start + 25)]})
+    for i in range(5):
+        c.put_item(TableName=name, Item={"pk": {"S": "small"}, "sk": {"N": str(i)}, "v": {"N": "0"}})
+
+    def query(pk, **kw):
+        return c.query(TableName=name, KeyConditionExpression="pk = :p",
+                       ExpressionAttributeValues={":p": {"S": pk}}, **kw)
+
+    for round_ in range(1, 7):
+        for _ in range(3):
+            small = query("small")["Items"]
+            assert [(int(i["sk"]["N"]), int(i["v"]["N"])) for i in small] == [(k, round_ - 1) for k in range(5)]
+        first = query("big")
+        assert first["LastEvaluatedKey"] == {"pk": {"S": "big"}, "sk": {"N": str(first["Count"] - 1)}}
+        rest = query("big", ExclusiveStartKey=first["LastEvaluatedKey"])
+        assert "LastEvaluatedKey" not in rest
+        sks = [int(i["sk"]["N"]) for i in first["Items"] + rest["Items"]]
+        assert sks == list(range(400)) and all(i["blob"]["S"] == blob for i in first["Items"] + rest["Items"])
+        for i in range(5):
+            c.update_item(TableName=name, Key={"pk": {"S": "small"}, "sk": {"N": str(i)}},
+                          UpdateExpression="SET v = :v", ExpressionAttributeValues={":v": {"N": str(round_)}})
+    s.stop()
