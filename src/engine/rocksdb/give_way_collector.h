@@ -10,7 +10,7 @@
 // Why (bench/RESULTS.md, session 10): on a machine with few cores a flush or compaction holds a core
 // for a whole time slice (1.4 ms on the 2-core benchmark machine) while the I/O thread or the
 // clients it answers wait; 4 KB PutItems at 32 connections had a p99 of 3-4.6 ms from those waits.
-// Giving way every 300 us: 2.0-2.4 ms, at the same or a higher rate. It also lowers the background
+// Giving way every 300 us: 1.8-2.6 ms, at the same or a higher rate. It also lowers the background
 // threads' share of a contended CPU (the kernel charges a yield like the rest of a slice), which is
 // why the database keeps three memtables rather than two (rocksdb_engine.cc): a flush that falls
 // behind delays writes through RocksDB's stalls instead of stopping them. Every 30 us starved the
