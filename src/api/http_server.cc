@@ -467,7 +467,8 @@ class Session : public SessionBase {
 // One io_context per I/O thread, each run by exactly that thread (like nginx's workers): a
 // connection lives on the context it was accepted onto, so its handlers never hop threads; only a
 // heavy operation (RunsOnWorker, less a connection's small queries) goes to the worker pool and
-// its answer comes back to the connection's context. Context 0 also holds the acceptors, the sweep, the signals and the drain.
+// its answer comes back to the connection's context. Context 0 also holds the acceptors, the
+// sweep, the signals and the drain.
 struct HttpServer::Impl {
   Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
