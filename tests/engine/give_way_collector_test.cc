@@ -1,5 +1,7 @@
 #include "engine/rocksdb/give_way_collector.h"
 
+#include "engine/rocksdb/memtable_skiplist.h"
+
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
@@ -28,12 +30,13 @@ class GiveWayCollectorTest : public ::testing::Test {
     yields = 0;
   }
   std::unique_ptr<rocksdb::TablePropertiesCollector> Make(Clock::duration interval, GiveWayCollectorFactory::NowFunction now) {
-    GiveWayCollectorFactory factory(interval, now, &CountYield);
+    GiveWayCollectorFactory factory(memtables, interval, now, &CountYield);
     return std::unique_ptr<rocksdb::TablePropertiesCollector>(factory.CreateTablePropertiesCollector({}));
   }
   static void Add(rocksdb::TablePropertiesCollector& c, const std::string& key, const std::string& value) {
     ASSERT_TRUE(c.AddUserKey(key, value, rocksdb::kEntryPut, 0, 0).ok());
   }
+  std::shared_ptr<std::atomic<int>> memtables = std::make_shared<std::atomic<int>>(2);  // active + flushing
 };
 
 TEST_F(GiveWayCollectorTest, YieldsOncePerIntervalOfSmallKeys) {
@@ -53,6 +56,16 @@ TEST_F(GiveWayCollectorTest, LargeValuesReadTheClockSooner) {
   EXPECT_EQ(yields, 10);
 }
 
+TEST_F(GiveWayCollectorTest, NoYieldWhileAFlushIsBehind) {
+  auto collector = Make(microseconds(300), &FakeNow);
+  memtables->store(GiveWayCollectorFactory::kBehind);  // a sealed memtable waits for the flush
+  for (int i = 0; i < 16 * 30; ++i) Add(*collector, "k" + std::to_string(i), "small");
+  EXPECT_EQ(yields, 0);
+  memtables->store(GiveWayCollectorFactory::kBehind - 1);  // caught up: the pacing goes on
+  for (int i = 0; i < 16 * 3; ++i) Add(*collector, "k" + std::to_string(i), "small");
+  EXPECT_EQ(yields, 1);
+}
+
 TEST_F(GiveWayCollectorTest, NoYieldBeforeTheInterval) {
   auto collector = Make(std::chrono::hours(1), &FakeNow);
   for (int i = 0; i < 10'000; ++i) Add(*collector, "k" + std::to_string(i), "small");
@@ -66,16 +79,21 @@ TEST_F(GiveWayCollectorTest, FlushAndCompactionGiveWay) {
   std::filesystem::remove_all(dir);
   rocksdb::Options o;
   o.create_if_missing = true;
-  o.table_properties_collector_factories.push_back(
-      std::make_shared<GiveWayCollectorFactory>(Clock::duration::zero(), &Clock::now, &CountYield));
+  auto skiplists = std::make_shared<BytewiseSkipListFactory>();
+  o.memtable_factory = skiplists;
+  o.allow_concurrent_memtable_write = false;
+  o.table_properties_collector_factories.push_back(std::make_shared<GiveWayCollectorFactory>(
+      skiplists->live_memtables(), Clock::duration::zero(), &Clock::now, &CountYield));
   rocksdb::DB* raw = nullptr;
   ASSERT_TRUE(rocksdb::DB::Open(o, dir.string(), &raw).ok());
   std::unique_ptr<rocksdb::DB> db(raw);
   for (int round = 0; round < 2; ++round) {
     for (int i = 0; i < 1600; ++i) ASSERT_TRUE(db->Put({}, "key" + std::to_string(i), "round" + std::to_string(round)).ok());
     const int before = yields;
+    EXPECT_EQ(skiplists->live_memtables()->load(), 1);  // the active memtable
     ASSERT_TRUE(db->Flush({}).ok());
     EXPECT_EQ(yields - before, 100);  // 1,600 keys: the clock read 100 times, each due
+    EXPECT_EQ(skiplists->live_memtables()->load(), 1);  // the flushed one freed, a new one active
   }
   const int before = yields;
   ASSERT_TRUE(db->CompactRange({}, nullptr, nullptr).ok());

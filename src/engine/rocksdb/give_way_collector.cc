@@ -2,6 +2,8 @@
 
 #include <sched.h>
 
+#include <utility>
+
 #include "common/yield_pacer.h"
 
 namespace monotable::engine {
@@ -16,9 +18,9 @@ constexpr size_t kBytesPerCheck = 16 << 10;
 
 class GiveWayCollector : public rocksdb::TablePropertiesCollector {
  public:
-  GiveWayCollector(GiveWayCollectorFactory::Clock::duration interval, GiveWayCollectorFactory::NowFunction now,
-                   GiveWayCollectorFactory::YieldFunction yield)
-      : now_(now), yield_(yield), pacer_(interval, now()) {}
+  GiveWayCollector(const std::atomic<int>& live_memtables, GiveWayCollectorFactory::Clock::duration interval,
+                   GiveWayCollectorFactory::NowFunction now, GiveWayCollectorFactory::YieldFunction yield)
+      : live_memtables_(live_memtables), now_(now), yield_(yield), pacer_(interval, now()) {}
 
   rocksdb::Status AddUserKey(const rocksdb::Slice& key, const rocksdb::Slice& value, rocksdb::EntryType,
                              rocksdb::SequenceNumber, uint64_t) override {
@@ -26,7 +28,9 @@ class GiveWayCollector : public rocksdb::TablePropertiesCollector {
     if (++keys_ >= kKeysPerCheck || bytes_ >= kBytesPerCheck) {
       keys_ = 0;
       bytes_ = 0;
-      if (pacer_.Due(now_())) yield_();
+      if (pacer_.Due(now_()) && live_memtables_.load(std::memory_order_relaxed) < GiveWayCollectorFactory::kBehind) {
+        yield_();
+      }
     }
     return rocksdb::Status::OK();
   }
@@ -35,6 +39,7 @@ class GiveWayCollector : public rocksdb::TablePropertiesCollector {
   const char* Name() const override { return "monotable.GiveWay"; }
 
  private:
+  const std::atomic<int>& live_memtables_;  // the factory holds it for as long as the DB is open
   GiveWayCollectorFactory::NowFunction now_;
   GiveWayCollectorFactory::YieldFunction yield_;
   YieldPacer pacer_;
@@ -44,12 +49,14 @@ class GiveWayCollector : public rocksdb::TablePropertiesCollector {
 
 }  // namespace
 
-GiveWayCollectorFactory::GiveWayCollectorFactory(Clock::duration interval, NowFunction now, YieldFunction yield)
-    : interval_(interval), now_(now), yield_(yield != nullptr ? yield : &YieldCpu) {}
+GiveWayCollectorFactory::GiveWayCollectorFactory(std::shared_ptr<const std::atomic<int>> live_memtables,
+                                                 Clock::duration interval, NowFunction now, YieldFunction yield)
+    : live_memtables_(std::move(live_memtables)), interval_(interval), now_(now),
+      yield_(yield != nullptr ? yield : &YieldCpu) {}
 
 rocksdb::TablePropertiesCollector* GiveWayCollectorFactory::CreateTablePropertiesCollector(
     rocksdb::TablePropertiesCollectorFactory::Context) {
-  return new GiveWayCollector(interval_, now_, yield_);
+  return new GiveWayCollector(*live_memtables_, interval_, now_, yield_);
 }
 
 }  // namespace monotable::engine

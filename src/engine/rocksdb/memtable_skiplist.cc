@@ -132,7 +132,9 @@ char* AlignUp(char* p, size_t alignment) {
 // machine), then linked in order.
 class SkipList final : public rocksdb::MemTableRep {
  public:
-  SkipList(rocksdb::Allocator* allocator, size_t hash_buckets) : MemTableRep(allocator) {
+  SkipList(rocksdb::Allocator* allocator, size_t hash_buckets, std::shared_ptr<std::atomic<int>> live)
+      : MemTableRep(allocator), live_(std::move(live)) {
+    live_->fetch_add(1, std::memory_order_relaxed);
     for (int level = 0; level < kMaxHeight; ++level) new (LinkOf(head_, level)) Link(nullptr);
     if (hash_buckets > 0) {
       // Fresh anonymous memory reads as zero (empty buckets) and takes RAM only where touched.
@@ -146,6 +148,7 @@ class SkipList final : public rocksdb::MemTableRep {
 
   ~SkipList() override {
     if (buckets_ != nullptr) munmap(buckets_, bucket_count_ * sizeof(Link));
+    live_->fetch_sub(1, std::memory_order_relaxed);
   }
 
   SkipList(const SkipList&) = delete;
@@ -482,6 +485,7 @@ class SkipList final : public rocksdb::MemTableRep {
   std::atomic<uint64_t> queued_{0};
   std::atomic<uint64_t> drained_{0};
   mutable std::mutex link_mutex_;
+  std::shared_ptr<std::atomic<int>> live_;  // the factory's count of memtables not yet freed
 };
 
 class SkipListIterator final : public rocksdb::MemTableRep::Iterator {
@@ -527,7 +531,7 @@ rocksdb::MemTableRep::Iterator* SkipList::GetIterator(rocksdb::Arena* arena) {
 rocksdb::MemTableRep* BytewiseSkipListFactory::CreateMemTableRep(
     const rocksdb::MemTableRep::KeyComparator& /*compare: see the header*/, rocksdb::Allocator* allocator,
     const rocksdb::SliceTransform* /*prefix_extractor*/, rocksdb::Logger* /*logger*/) {
-  return new SkipList(allocator, hash_buckets_);
+  return new SkipList(allocator, hash_buckets_, live_memtables_);
 }
 
 }  // namespace monotable::engine

@@ -23,9 +23,14 @@
 // - Entries and iterators live in RocksDB's arenas, as with RocksDB's own skip list; the hash
 //   buckets (8 bytes each, hash_buckets of them, 0 for none) in memory of their own that takes RAM
 //   as buckets are first used.
+// - live_memtables() counts the memtables made by the factory that RocksDB has not yet freed: the
+//   active one, and those sealed and waiting for (or in) a flush.
 #pragma once
 
 #include <rocksdb/memtablerep.h>
+
+#include <atomic>
+#include <memory>
 
 namespace monotable::engine {
 
@@ -33,6 +38,8 @@ class BytewiseSkipListFactory : public rocksdb::MemTableRepFactory {
  public:
   // 2^18 buckets: about one entry a bucket when a 64 MB memtable fills with ~250-byte items.
   explicit BytewiseSkipListFactory(size_t hash_buckets = size_t{1} << 18) : hash_buckets_(hash_buckets) {}
+
+  std::shared_ptr<const std::atomic<int>> live_memtables() const { return live_memtables_; }
 
   static const char* kClassName() { return "MonotableBytewiseSkipList"; }
   const char* Name() const override { return kClassName(); }
@@ -44,6 +51,7 @@ class BytewiseSkipListFactory : public rocksdb::MemTableRepFactory {
 
  private:
   size_t hash_buckets_;
+  std::shared_ptr<std::atomic<int>> live_memtables_ = std::make_shared<std::atomic<int>>(0);
 };
 
 }  // namespace monotable::engine

@@ -106,13 +106,14 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   o.manual_wal_flush = !options.sync;
   // Memtable: a skip list with the bytewise comparison inlined (memtable_skiplist.h says why). It
   // takes one writer at a time: the leader of each memtable write group inserts the group's batches.
-  o.memtable_factory = std::make_shared<BytewiseSkipListFactory>();
+  auto memtables = std::make_shared<BytewiseSkipListFactory>();
+  o.memtable_factory = memtables;
   o.allow_concurrent_memtable_write = false;
-  // Flushes and compactions give way to the request threads every 300 us (give_way_collector.h),
-  // which shortens the write tail but also their share of a busy CPU: a third memtable lets the
-  // writes go on while a slowed flush catches up (RocksDB stops writes when every memtable is
-  // full). It takes memory only while a flush is behind.
-  o.table_properties_collector_factories.push_back(std::make_shared<GiveWayCollectorFactory>());
+  // Flushes and compactions give way to the request threads every 300 us while no flush is behind
+  // (give_way_collector.h), which shortens the write tail but also their share of a busy CPU: a
+  // third memtable lets the writes go on while a flush catches up (RocksDB stops writes when every
+  // memtable is full). It takes memory only while a flush is behind.
+  o.table_properties_collector_factories.push_back(std::make_shared<GiveWayCollectorFactory>(memtables->live_memtables()));
   o.max_write_buffer_number = 3;
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(64 << 20);
