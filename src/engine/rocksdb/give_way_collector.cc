@@ -18,9 +18,10 @@ constexpr size_t kBytesPerCheck = 16 << 10;
 
 class GiveWayCollector : public rocksdb::TablePropertiesCollector {
  public:
-  GiveWayCollector(const std::atomic<int>& live_memtables, GiveWayCollectorFactory::Clock::duration interval,
-                   GiveWayCollectorFactory::NowFunction now, GiveWayCollectorFactory::YieldFunction yield)
-      : live_memtables_(live_memtables), now_(now), yield_(yield), pacer_(interval, now()) {}
+  GiveWayCollector(std::shared_ptr<const std::atomic<int>> live_memtables,
+                   GiveWayCollectorFactory::Clock::duration interval, GiveWayCollectorFactory::NowFunction now,
+                   GiveWayCollectorFactory::YieldFunction yield)
+      : live_memtables_(std::move(live_memtables)), now_(now), yield_(yield), pacer_(interval, now()) {}
 
   rocksdb::Status AddUserKey(const rocksdb::Slice& key, const rocksdb::Slice& value, rocksdb::EntryType,
                              rocksdb::SequenceNumber, uint64_t) override {
@@ -28,7 +29,7 @@ class GiveWayCollector : public rocksdb::TablePropertiesCollector {
     if (++keys_ >= kKeysPerCheck || bytes_ >= kBytesPerCheck) {
       keys_ = 0;
       bytes_ = 0;
-      if (pacer_.Due(now_()) && live_memtables_.load(std::memory_order_relaxed) < GiveWayCollectorFactory::kBehind) {
+      if (pacer_.Due(now_()) && live_memtables_->load(std::memory_order_relaxed) < GiveWayCollectorFactory::kBehind) {
         yield_();
       }
     }
@@ -39,7 +40,7 @@ class GiveWayCollector : public rocksdb::TablePropertiesCollector {
   const char* Name() const override { return "monotable.GiveWay"; }
 
  private:
-  const std::atomic<int>& live_memtables_;  // the factory holds it for as long as the DB is open
+  std::shared_ptr<const std::atomic<int>> live_memtables_;
   GiveWayCollectorFactory::NowFunction now_;
   GiveWayCollectorFactory::YieldFunction yield_;
   YieldPacer pacer_;
@@ -56,7 +57,7 @@ GiveWayCollectorFactory::GiveWayCollectorFactory(std::shared_ptr<const std::atom
 
 rocksdb::TablePropertiesCollector* GiveWayCollectorFactory::CreateTablePropertiesCollector(
     rocksdb::TablePropertiesCollectorFactory::Context) {
-  return new GiveWayCollector(*live_memtables_, interval_, now_, yield_);
+  return new GiveWayCollector(live_memtables_, interval_, now_, yield_);
 }
 
 }  // namespace monotable::engine
