@@ -1,7 +1,7 @@
 package.path = package.path .. ";" .. debug.getinfo(1).source:match("@?(.*/)") .. "?.lua"
 local c = require("common")
 local table_name = os.getenv("BENCH_TABLE") or "bench_bulk"
-local headers = c.headers("BatchWriteItem")
+local post = c.poster("BatchWriteItem")
 local payload = c.pad(160)
 local thread_id = 0
 local counter = 0
@@ -17,5 +17,5 @@ request = function()
                '"},"payload":{"S":"' .. payload .. '"}}}}'
   end
   local body = '{"RequestItems":{"' .. table_name .. '":[' .. table.concat(parts, ",") .. ']}}'
-  return wrk.format("POST", "/", headers, body)
+  return post(body)
 end

@@ -3,7 +3,7 @@ local c = require("common")
 local partitions = tonumber(os.getenv("BENCH_PARTITIONS") or "1000")
 local table_name = os.getenv("BENCH_TABLE") or "bench_coll10"
 local filter = os.getenv("BENCH_FILTER")  -- when set: a FilterExpression keeping about half
-local headers = c.headers("Query")
+local post = c.poster("Query")
 request = function()
   c.seed()
   local body = '{"TableName":"' .. table_name .. '","KeyConditionExpression":"pk = :p",' ..
@@ -13,5 +13,5 @@ request = function()
   else
     body = body .. '}}'
   end
-  return wrk.format("POST", "/", headers, body)
+  return post(body)
 end
