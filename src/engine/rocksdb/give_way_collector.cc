@@ -37,7 +37,7 @@ class GiveWayCollector : public rocksdb::TablePropertiesCollector {
   }
   rocksdb::Status Finish(rocksdb::UserCollectedProperties*) override { return rocksdb::Status::OK(); }
   rocksdb::UserCollectedProperties GetReadableProperties() const override { return {}; }
-  const char* Name() const override { return "monotable.GiveWay"; }
+  const char* Name() const override { return GiveWayCollectorFactory::kName; }
 
  private:
   std::shared_ptr<const std::atomic<int>> live_memtables_;

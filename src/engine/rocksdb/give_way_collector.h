@@ -35,6 +35,7 @@ class GiveWayCollectorFactory : public rocksdb::TablePropertiesCollectorFactory 
   static constexpr std::chrono::microseconds kDefaultInterval{300};
   // The active memtable, the one being flushed and one more: a flush is behind.
   static constexpr int kBehind = 3;
+  static constexpr const char* kName = "monotable.GiveWay";  // the factory's and its collectors'
 
   explicit GiveWayCollectorFactory(std::shared_ptr<const std::atomic<int>> live_memtables,
                                    Clock::duration interval = kDefaultInterval, NowFunction now = &Clock::now,
@@ -42,7 +43,7 @@ class GiveWayCollectorFactory : public rocksdb::TablePropertiesCollectorFactory 
 
   rocksdb::TablePropertiesCollector* CreateTablePropertiesCollector(
       rocksdb::TablePropertiesCollectorFactory::Context context) override;
-  const char* Name() const override { return "monotable.GiveWay"; }
+  const char* Name() const override { return kName; }
 
  private:
   std::shared_ptr<const std::atomic<int>> live_memtables_;
