@@ -40,7 +40,8 @@ Status Run(OperationContext& ctx) {
   MT_RETURN_IF_ERROR(table::ValidateItemKeys(*table->description, item));
   bool return_old_on_failure = StringOr(req, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
   std::optional<Item> failed_item;
-  auto result = WriteInCollection(ctx.db, *table, table::ExtractKey(*table->description, item), [&](const Item* existing) -> Result<std::optional<Item>> {
+  Item key = table::ExtractKey(*table->description, item);
+  auto result = WriteInCollection(ctx.db, *table, key, [&](const Item* existing) -> Result<std::optional<Item>> {
     Status ok = CheckCondition(expressions, existing);
     if (!ok.ok()) {
       if (return_old_on_failure && existing) failed_item = *existing;
