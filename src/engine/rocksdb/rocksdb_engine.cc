@@ -3,6 +3,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
@@ -14,12 +15,14 @@
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <system_error>
 #include <utility>
 
 #include "engine/guarded_commit.h"
 #include "engine/latest_cache.h"
 #include "engine/rocksdb/crc32c_hardware.h"
+#include "engine/rocksdb/fresh_creation.h"
 #include "engine/rocksdb/give_way_collector.h"
 #include "engine/rocksdb/memtable_skiplist.h"
 #include "engine/write_rounds.h"
@@ -202,8 +205,12 @@ class RocksIterator : public Iterator {
 
 class RocksDbEngine : public Engine, public DeferredLog {
  public:
-  RocksDbEngine(DbPtr db, bool sync)
+  // `creation`, when valid, makes a newly created directory durable (fresh_creation.h): writes
+  // wait for it.
+  RocksDbEngine(DbPtr db, bool sync, std::shared_future<Status> creation)
       : db_(std::move(db)),
+        creation_(std::move(creation)),
+        creation_durable_(!creation_.valid()),
         latest_(kLatestCacheBytes),
         committer_([this](std::string_view key) { return GetForWrite(key); },
                    [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
@@ -250,6 +257,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
     std::string end;
     MT_RETURN_IF_ERROR(EffectiveUpper(lower, upper, &end));
     if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
+    MT_RETURN_IF_ERROR(AwaitCreation());
     latest_.BeginWriteAll();
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
     latest_.EndWriteAll();
@@ -275,6 +283,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
 
  private:
   Status Apply(const std::vector<Mutation>& mutations) {
+    MT_RETURN_IF_ERROR(AwaitCreation());
     rocksdb::WriteBatch wb;
     std::vector<std::string_view> keys;
     keys.reserve(mutations.size());
@@ -308,6 +317,15 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return value;
   }
 
+  // Nothing is written before the directory's creation is durable: a power loss until then can
+  // leave files that do not open, and the database is then created afresh.
+  Status AwaitCreation() {
+    if (creation_durable_.load(std::memory_order_acquire)) return Status::Ok();
+    Status s = creation_.get();
+    if (s.ok()) creation_durable_.store(true, std::memory_order_release);
+    return s;
+  }
+
   Status WriteOutLog() override { return FromRocks(db_->FlushWAL(/*sync=*/false)); }
 
   // After a commit: its log record is out of RocksDB's buffer (or a round will take it out).
@@ -338,10 +356,41 @@ class RocksDbEngine : public Engine, public DeferredLog {
   static constexpr size_t kLatestCacheBytes = 32 << 20;
 
   DbPtr db_;
+  std::shared_future<Status> creation_;  // declared after db_: destroyed (waited for) first
+  std::atomic<bool> creation_durable_;
   LatestCache latest_;
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
 };
+
+// One DB::Open. A directory without a CURRENT file is a database RocksDB creates: it is created
+// without RocksDB's syncs, and `creation` makes it durable in the background (fresh_creation.h).
+rocksdb::Status OpenOnce(const EngineOptions& options, DbPtr* db, std::shared_future<Status>* creation) {
+  std::error_code ec;
+  bool creating = !std::filesystem::exists(std::filesystem::path(options.path) / "CURRENT", ec) && !ec;
+  rocksdb::Options o = MakeOptions(options);
+  std::shared_ptr<DeferredSyncFileSystem> deferred;
+  std::shared_ptr<rocksdb::Env> env;  // outlives the DB: the handle's deleter holds it
+  if (creating) {
+    deferred = std::make_shared<DeferredSyncFileSystem>(rocksdb::FileSystem::Default());
+    env = rocksdb::NewCompositeEnv(deferred);
+    o.env = env.get();
+  }
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
+  if (!s.ok()) return s;
+  *db = DbPtr(raw, [env](rocksdb::DB* d) {
+    d->FlushWAL(/*sync=*/true).PermitUncheckedError();  // a clean shutdown leaves nothing unsynced
+    d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
+    delete d;
+  });
+  if (creating) {
+    *creation = std::async(std::launch::async, [deferred, path = options.path] {
+                  return FromRocks(deferred->EndDeferral(path));
+                }).share();
+  }
+  return s;
+}
 
 }  // namespace
 
@@ -353,15 +402,20 @@ Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) 
   std::filesystem::create_directories(options.path, ec);
   if (ec) return Status::Io("rocksdb: cannot create " + options.path + ": " + ec.message());
 
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(MakeOptions(options), options.path, &raw);
+  DbPtr db;
+  std::shared_future<Status> creation;
+  rocksdb::Status s = OpenOnce(options, &db, &creation);
+  if ((s.IsCorruption() || s.IsPathNotFound()) && HoldsNoData(options.path)) {
+    // What a power loss during a creation can leave: files that do not open, and no data. (Not
+    // any failure: a second open of a live database fails on its lock.)
+    if (ClearForRecreation(options.path).ok()) {
+      std::fprintf(stderr, "monotable: rocksdb: %s did not open (%s) and holds no data: created afresh\n",
+                   options.path.c_str(), s.ToString().c_str());
+      s = OpenOnce(options, &db, &creation);
+    }
+  }
   if (!s.ok()) return FromRocks(s);
-  DbPtr db(raw, [](rocksdb::DB* d) {
-    d->FlushWAL(/*sync=*/true).PermitUncheckedError();  // a clean shutdown leaves nothing unsynced
-    d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
-    delete d;
-  });
-  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options.sync));
+  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options.sync, std::move(creation)));
 }
 
 }  // namespace monotable::engine
