@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,30 @@ TEST(DeferredSyncFileSystemTest, CreationSkipsSyncsAndLaterSyncsGoThrough) {
   EXPECT_TRUE(raw->Get(rocksdb::ReadOptions(), "k", &value).ok());
   EXPECT_EQ(value, "v");
   delete raw;
+}
+
+// EndDeferral syncs the files written while deferring under their present names: RocksDB writes
+// CURRENT, IDENTITY and OPTIONS to a temporary name first.
+TEST(DeferredSyncFileSystemTest, TracksTheFilesWrittenWhileDeferringThroughRenames) {
+  TempDir dir;
+  DeferredSyncFileSystem deferred(rocksdb::FileSystem::Default());
+  auto write = [&](const std::string& name) {
+    std::unique_ptr<rocksdb::FSWritableFile> file;
+    ASSERT_TRUE(deferred.NewWritableFile(dir.path() + "/" + name, {}, &file, nullptr).ok());
+    ASSERT_TRUE(file->Append("data", {}, nullptr).ok());
+    ASSERT_TRUE(file->Close({}, nullptr).ok());
+  };
+  write("000001.dbtmp");
+  write("MANIFEST-000002");
+  write("obsolete");
+  ASSERT_TRUE(deferred.RenameFile(dir.path() + "/000001.dbtmp", dir.path() + "/CURRENT", {}, nullptr).ok());
+  ASSERT_TRUE(deferred.DeleteFile(dir.path() + "/obsolete", {}, nullptr).ok());
+  EXPECT_EQ(deferred.written_while_deferring(),
+            (std::set<std::string>{dir.path() + "/CURRENT", dir.path() + "/MANIFEST-000002", dir.path() + "/obsolete"}));
+  EXPECT_TRUE(deferred.EndDeferral(dir.path()).ok());  // the deleted one is skipped
+  EXPECT_TRUE(deferred.written_while_deferring().empty());
+  write("LATER");  // opened after the deferral: not wrapped, not tracked
+  EXPECT_TRUE(deferred.written_while_deferring().empty());
 }
 
 TEST(DeferredSyncFileSystemTest, EndDeferralReportsAMissingDirectory) {

@@ -80,28 +80,33 @@ bool IsCreationFile(const std::filesystem::directory_entry& entry) {
 DeferredSyncFileSystem::DeferredSyncFileSystem(const std::shared_ptr<rocksdb::FileSystem>& target)
     : FileSystemWrapper(target), deferring_(std::make_shared<std::atomic<bool>>(true)) {}
 
-IOStatus DeferredSyncFileSystem::Wrap(IOStatus opened, std::unique_ptr<rocksdb::FSWritableFile>* file) {
-  if (opened.ok() && deferring()) *file = std::make_unique<DeferredSyncFile>(std::move(*file), deferring_);
+IOStatus DeferredSyncFileSystem::Wrap(const std::string& name, IOStatus opened,
+                                      std::unique_ptr<rocksdb::FSWritableFile>* file) {
+  if (opened.ok() && deferring()) {
+    *file = std::make_unique<DeferredSyncFile>(std::move(*file), deferring_);
+    std::lock_guard lock(written_mu_);
+    written_.insert(name);
+  }
   return opened;
 }
 
 IOStatus DeferredSyncFileSystem::NewWritableFile(const std::string& name, const rocksdb::FileOptions& options,
                                                  std::unique_ptr<rocksdb::FSWritableFile>* result,
                                                  rocksdb::IODebugContext* debug) {
-  return Wrap(target()->NewWritableFile(name, options, result, debug), result);
+  return Wrap(name, target()->NewWritableFile(name, options, result, debug), result);
 }
 
 IOStatus DeferredSyncFileSystem::ReopenWritableFile(const std::string& name, const rocksdb::FileOptions& options,
                                                     std::unique_ptr<rocksdb::FSWritableFile>* result,
                                                     rocksdb::IODebugContext* debug) {
-  return Wrap(target()->ReopenWritableFile(name, options, result, debug), result);
+  return Wrap(name, target()->ReopenWritableFile(name, options, result, debug), result);
 }
 
 IOStatus DeferredSyncFileSystem::ReuseWritableFile(const std::string& name, const std::string& old_name,
                                                    const rocksdb::FileOptions& options,
                                                    std::unique_ptr<rocksdb::FSWritableFile>* result,
                                                    rocksdb::IODebugContext* debug) {
-  return Wrap(target()->ReuseWritableFile(name, old_name, options, result, debug), result);
+  return Wrap(name, target()->ReuseWritableFile(name, old_name, options, result, debug), result);
 }
 
 IOStatus DeferredSyncFileSystem::NewDirectory(const std::string& name, const rocksdb::IOOptions& options,
@@ -112,24 +117,33 @@ IOStatus DeferredSyncFileSystem::NewDirectory(const std::string& name, const roc
   return s;
 }
 
+IOStatus DeferredSyncFileSystem::RenameFile(const std::string& from, const std::string& to,
+                                            const rocksdb::IOOptions& options, rocksdb::IODebugContext* debug) {
+  IOStatus s = target()->RenameFile(from, to, options, debug);
+  std::lock_guard lock(written_mu_);
+  if (s.ok() && written_.erase(from) > 0) written_.insert(to);
+  return s;
+}
+
 IOStatus DeferredSyncFileSystem::EndDeferral(const std::string& dir) {
   // From here RocksDB's own syncs go through; files it creates from now on sync themselves.
   deferring_->store(false, std::memory_order_release);
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    std::error_code entry_ec;
-    if (!entry.is_regular_file(entry_ec) || entry.file_size(entry_ec) == 0 || entry_ec) continue;
-    int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC);
+  std::set<std::string> written;
+  {
+    std::lock_guard lock(written_mu_);
+    written.swap(written_);
+  }
+  for (const std::string& name : written) {
+    int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       if (errno == ENOENT) continue;  // an obsolete file RocksDB deleted meanwhile
-      return FromErrno("cannot open " + entry.path().string(), errno);
+      return FromErrno("cannot open " + name, errno);
     }
     int synced = ::fdatasync(fd);
     int error = errno;
     ::close(fd);
-    if (synced != 0) return FromErrno("cannot sync " + entry.path().string(), error);
+    if (synced != 0) return FromErrno("cannot sync " + name, error);
   }
-  if (ec) return IOStatus::IOError("cannot list " + dir + ": " + ec.message());
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return FromErrno("cannot open " + dir, errno);
   int synced = ::fsync(fd);

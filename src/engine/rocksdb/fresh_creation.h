@@ -11,9 +11,10 @@
 //   directories it opens skip their syncs (they stay wrapped: later syncs go through); files opened
 //   after EndDeferral are not wrapped at all. It is meant for one DB::Open of a directory without
 //   a CURRENT file, the case where RocksDB creates a database.
-// - EndDeferral(dir) ends the deferral, then syncs the data of every non-empty file in `dir` and
-//   then `dir` itself. Until it returns OK a power loss can leave files that do not open, so
-//   nothing may be written to the database before then (RocksDbEngine holds its writes back).
+// - EndDeferral(dir) ends the deferral, then syncs the data of every file opened for writing while
+//   deferring (under its present name, following renames; files since deleted are skipped), then
+//   `dir` itself. Until it returns OK a power loss can leave files that do not open, so nothing may
+//   be written to the database before then (RocksDbEngine holds its writes back).
 // - HoldsNoData(dir): `dir` holds only the files RocksDB creates with a database (CURRENT,
 //   IDENTITY, LOCK, MANIFEST-*, OPTIONS-*, LOG*, *.dbtmp) and empty write-ahead logs: no table
 //   file, no log record, nothing else. Such a directory loses nothing when it is created afresh.
@@ -26,6 +27,8 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 
 namespace monotable::engine {
@@ -50,15 +53,25 @@ class DeferredSyncFileSystem : public rocksdb::FileSystemWrapper {
   rocksdb::IOStatus NewDirectory(const std::string& name, const rocksdb::IOOptions& options,
                                  std::unique_ptr<rocksdb::FSDirectory>* result,
                                  rocksdb::IODebugContext* debug) override;
+  rocksdb::IOStatus RenameFile(const std::string& from, const std::string& to, const rocksdb::IOOptions& options,
+                               rocksdb::IODebugContext* debug) override;
 
   bool deferring() const { return deferring_->load(std::memory_order_acquire); }
+  // What EndDeferral will sync (empty once it has run).
+  std::set<std::string> written_while_deferring() const {
+    std::lock_guard lock(written_mu_);
+    return written_;
+  }
   rocksdb::IOStatus EndDeferral(const std::string& dir);
 
  private:
-  rocksdb::IOStatus Wrap(rocksdb::IOStatus opened, std::unique_ptr<rocksdb::FSWritableFile>* file);
+  rocksdb::IOStatus Wrap(const std::string& name, rocksdb::IOStatus opened,
+                         std::unique_ptr<rocksdb::FSWritableFile>* file);
 
   // Shared with the wrapped files and directories, which may outlive this object.
   std::shared_ptr<std::atomic<bool>> deferring_;
+  mutable std::mutex written_mu_;
+  std::set<std::string> written_;  // files opened for writing while deferring, by present name
 };
 
 bool HoldsNoData(const std::string& dir);
