@@ -59,10 +59,6 @@ IOStatus FromErrno(const std::string& what, int error) {
   return IOStatus::IOError(what + ": " + std::strerror(error));
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // A file RocksDB creates with an empty database; write-ahead logs count only when empty.
 bool IsCreationFile(const std::filesystem::directory_entry& entry) {
   std::error_code ec;
@@ -70,8 +66,8 @@ bool IsCreationFile(const std::filesystem::directory_entry& entry) {
   std::string name = entry.path().filename().string();
   if (name == "CURRENT" || name == "IDENTITY" || name == "LOCK") return true;
   if (name.starts_with("MANIFEST-") || name.starts_with("OPTIONS-") || name.starts_with("LOG")) return true;
-  if (EndsWith(name, ".dbtmp")) return true;
-  if (EndsWith(name, ".log")) return entry.file_size(ec) == 0 && !ec;
+  if (name.ends_with(".dbtmp")) return true;
+  if (name.ends_with(".log")) return entry.file_size(ec) == 0 && !ec;
   return false;
 }
 
@@ -80,33 +76,16 @@ bool IsCreationFile(const std::filesystem::directory_entry& entry) {
 DeferredSyncFileSystem::DeferredSyncFileSystem(const std::shared_ptr<rocksdb::FileSystem>& target)
     : FileSystemWrapper(target), deferring_(std::make_shared<std::atomic<bool>>(true)) {}
 
-IOStatus DeferredSyncFileSystem::Wrap(const std::string& name, IOStatus opened,
-                                      std::unique_ptr<rocksdb::FSWritableFile>* file) {
-  if (opened.ok() && deferring()) {
-    *file = std::make_unique<DeferredSyncFile>(std::move(*file), deferring_);
-    std::lock_guard lock(written_mu_);
-    written_.insert(name);
-  }
-  return opened;
-}
-
 IOStatus DeferredSyncFileSystem::NewWritableFile(const std::string& name, const rocksdb::FileOptions& options,
                                                  std::unique_ptr<rocksdb::FSWritableFile>* result,
                                                  rocksdb::IODebugContext* debug) {
-  return Wrap(name, target()->NewWritableFile(name, options, result, debug), result);
-}
-
-IOStatus DeferredSyncFileSystem::ReopenWritableFile(const std::string& name, const rocksdb::FileOptions& options,
-                                                    std::unique_ptr<rocksdb::FSWritableFile>* result,
-                                                    rocksdb::IODebugContext* debug) {
-  return Wrap(name, target()->ReopenWritableFile(name, options, result, debug), result);
-}
-
-IOStatus DeferredSyncFileSystem::ReuseWritableFile(const std::string& name, const std::string& old_name,
-                                                   const rocksdb::FileOptions& options,
-                                                   std::unique_ptr<rocksdb::FSWritableFile>* result,
-                                                   rocksdb::IODebugContext* debug) {
-  return Wrap(name, target()->ReuseWritableFile(name, old_name, options, result, debug), result);
+  IOStatus s = target()->NewWritableFile(name, options, result, debug);
+  if (s.ok() && deferring()) {
+    *result = std::make_unique<DeferredSyncFile>(std::move(*result), deferring_);
+    std::lock_guard lock(written_mu_);
+    written_.insert(name);
+  }
+  return s;
 }
 
 IOStatus DeferredSyncFileSystem::NewDirectory(const std::string& name, const rocksdb::IOOptions& options,

@@ -7,12 +7,11 @@
 // directory holds nothing a crash could lose.
 //
 // Contract:
-// - DeferredSyncFileSystem wraps RocksDB's file system. Until EndDeferral, the files and
-//   directories it opens skip their syncs (they stay wrapped: later syncs go through); files opened
-//   after EndDeferral are not wrapped at all. It is meant for one DB::Open of a directory without
+// - DeferredSyncFileSystem wraps RocksDB's file system. Until EndDeferral, the files it creates
+//   and the directories it opens skip their syncs (they stay wrapped: later syncs go through);
+//   those created or opened after EndDeferral are not wrapped at all. It is meant for one DB::Open of a directory without
 //   a CURRENT file, the case where RocksDB creates a database.
-// - EndDeferral(dir) ends the deferral, then syncs the data of every file opened for writing while
-//   deferring (under its present name, following renames; files since deleted are skipped), then
+// - EndDeferral(dir) ends the deferral, then syncs the data of every file created while deferring (under its present name, following renames; files since deleted are skipped), then
 //   `dir` itself. Until it returns OK a power loss can leave files that do not open, so nothing may
 //   be written to the database before then (RocksDbEngine holds its writes back).
 // - HoldsNoData(dir): `dir` holds only the files RocksDB creates with a database (CURRENT,
@@ -43,13 +42,6 @@ class DeferredSyncFileSystem : public rocksdb::FileSystemWrapper {
   rocksdb::IOStatus NewWritableFile(const std::string& name, const rocksdb::FileOptions& options,
                                     std::unique_ptr<rocksdb::FSWritableFile>* result,
                                     rocksdb::IODebugContext* debug) override;
-  rocksdb::IOStatus ReopenWritableFile(const std::string& name, const rocksdb::FileOptions& options,
-                                       std::unique_ptr<rocksdb::FSWritableFile>* result,
-                                       rocksdb::IODebugContext* debug) override;
-  rocksdb::IOStatus ReuseWritableFile(const std::string& name, const std::string& old_name,
-                                      const rocksdb::FileOptions& options,
-                                      std::unique_ptr<rocksdb::FSWritableFile>* result,
-                                      rocksdb::IODebugContext* debug) override;
   rocksdb::IOStatus NewDirectory(const std::string& name, const rocksdb::IOOptions& options,
                                  std::unique_ptr<rocksdb::FSDirectory>* result,
                                  rocksdb::IODebugContext* debug) override;
@@ -65,13 +57,10 @@ class DeferredSyncFileSystem : public rocksdb::FileSystemWrapper {
   rocksdb::IOStatus EndDeferral(const std::string& dir);
 
  private:
-  rocksdb::IOStatus Wrap(const std::string& name, rocksdb::IOStatus opened,
-                         std::unique_ptr<rocksdb::FSWritableFile>* file);
-
   // Shared with the wrapped files and directories, which may outlive this object.
   std::shared_ptr<std::atomic<bool>> deferring_;
   mutable std::mutex written_mu_;
-  std::set<std::string> written_;  // files opened for writing while deferring, by present name
+  std::set<std::string> written_;  // files created while deferring, by present name
 };
 
 bool HoldsNoData(const std::string& dir);
