@@ -25,6 +25,7 @@
 #include "engine/rocksdb/fresh_creation.h"
 #include "engine/rocksdb/give_way_collector.h"
 #include "engine/rocksdb/memtable_skiplist.h"
+#include "engine/rocksdb/no_options_file.h"
 #include "engine/write_rounds.h"
 
 namespace monotable::engine {
@@ -60,6 +61,7 @@ class StderrLogger : public rocksdb::Logger {
     if (level < GetInfoLogLevel()) return;
     char line[1024];
     std::vsnprintf(line, sizeof line, format, ap);
+    if (IsOptionsFileWarning(line)) return;  // declined on purpose (no_options_file.h)
     std::fprintf(stderr, "monotable: rocksdb: %s\n", line);
   }
 };
@@ -363,19 +365,18 @@ class RocksDbEngine : public Engine, public DeferredLog {
   GuardedCommitter committer_;
 };
 
-// One DB::Open. A directory without a CURRENT file is a database RocksDB creates: it is created
-// without RocksDB's syncs, and `creation` makes it durable in the background (fresh_creation.h).
+// One DB::Open, without an OPTIONS file (no_options_file.h). A directory without a CURRENT file is
+// a database RocksDB creates: it is created without RocksDB's syncs, and `creation` makes it
+// durable in the background (fresh_creation.h).
 rocksdb::Status OpenOnce(const EngineOptions& options, DbPtr* db, std::shared_future<Status>* creation) {
   std::error_code ec;
   bool creating = !std::filesystem::exists(std::filesystem::path(options.path) / "CURRENT", ec) && !ec;
   rocksdb::Options o = MakeOptions(options);
+  std::shared_ptr<rocksdb::FileSystem> fs = std::make_shared<NoOptionsFileSystem>(rocksdb::FileSystem::Default());
   std::shared_ptr<DeferredSyncFileSystem> deferred;
-  std::shared_ptr<rocksdb::Env> env;  // outlives the DB: the handle's deleter holds it
-  if (creating) {
-    deferred = std::make_shared<DeferredSyncFileSystem>(rocksdb::FileSystem::Default());
-    env = rocksdb::NewCompositeEnv(deferred);
-    o.env = env.get();
-  }
+  if (creating) fs = deferred = std::make_shared<DeferredSyncFileSystem>(fs);
+  std::shared_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(fs);  // outlives the DB: the handle's deleter holds it
+  o.env = env.get();
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
   if (!s.ok()) return s;
