@@ -19,26 +19,12 @@
 #include <vector>
 
 #include "engine/rocksdb/rocksdb_engine.h"
+#include "rocksdb_fixtures.h"
 
 namespace monotable::engine {
 namespace {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "mt_fresh_creation_XXXXXX").string();
-    EXPECT_NE(mkdtemp(templ.data()), nullptr);
-    path_ = templ;
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const std::string& path() const { return path_; }
-  std::string db() const { return path_ + "/db"; }
-
- private:
-  std::string path_;
-};
 
 // Counts the syncs that reach the real file system.
 class CountingFileSystem : public rocksdb::FileSystemWrapper {
@@ -272,14 +258,8 @@ TEST(OpenRocksDbEngineTest, RecreatesADatabaseWhoseCreationWasCutShort) {
       EXPECT_EQ(!s.ok(), damage.rocksdb_refuses) << s.ToString();
       delete raw;
     }
-    {
-      auto engine = OpenRocksDbEngine({.path = dir.db(), .sync = true});
-      ASSERT_TRUE(engine.ok()) << engine.status().message();
-      ASSERT_TRUE((*engine)->Commit({.guards = {}, .mutations = {{"k", "v"}}}).ok());
-    }
-    auto engine = OpenRocksDbEngine({.path = dir.db()});
-    ASSERT_TRUE(engine.ok()) << engine.status().message();
-    EXPECT_EQ(*(*engine)->Get("k"), "v");
+    CommitOneKey(dir.db());
+    ExpectOneKey(dir.db());
   }
 }
 

@@ -3,33 +3,18 @@
 #include "engine/rocksdb/no_options_file.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "engine/rocksdb/rocksdb_engine.h"
+#include "rocksdb_fixtures.h"
 
 namespace monotable::engine {
 namespace {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "mt_no_options_XXXXXX").string();
-    EXPECT_NE(mkdtemp(templ.data()), nullptr);
-    path_ = templ;
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const std::string& path() const { return path_; }
-  std::string db() const { return path_ + "/db"; }
-
- private:
-  std::string path_;
-};
 
 int FilesStartingWith(const std::string& dir, const std::string& prefix) {
   int n = 0;
@@ -37,12 +22,17 @@ int FilesStartingWith(const std::string& dir, const std::string& prefix) {
   return n;
 }
 
+// What NoOptionsFileSystem says to RocksDB's request for its OPTIONS file's temporary name.
+rocksdb::IOStatus CreateOptionsFile(const TempDir& dir, std::unique_ptr<rocksdb::FSWritableFile>* file) {
+  NoOptionsFileSystem file_system(rocksdb::FileSystem::Default());
+  return file_system.NewWritableFile(dir.path() + "/OPTIONS-000006.dbtmp", rocksdb::FileOptions(), file, nullptr);
+}
+
 TEST(NoOptionsFileSystemTest, DeclinesOnlyOptionsFiles) {
   TempDir dir;
   NoOptionsFileSystem file_system(rocksdb::FileSystem::Default());
   std::unique_ptr<rocksdb::FSWritableFile> file;
-  rocksdb::IOStatus s =
-      file_system.NewWritableFile(dir.path() + "/OPTIONS-000006.dbtmp", rocksdb::FileOptions(), &file, nullptr);
+  rocksdb::IOStatus s = CreateOptionsFile(dir, &file);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
   EXPECT_EQ(file, nullptr);
   EXPECT_FALSE(fs::exists(dir.path() + "/OPTIONS-000006.dbtmp"));
@@ -56,10 +46,8 @@ TEST(NoOptionsFileSystemTest, DeclinesOnlyOptionsFiles) {
 
 TEST(NoOptionsFileSystemTest, RecognisesRocksDbsWarningAboutIt) {
   TempDir dir;
-  NoOptionsFileSystem file_system(rocksdb::FileSystem::Default());
   std::unique_ptr<rocksdb::FSWritableFile> file;
-  rocksdb::IOStatus s =
-      file_system.NewWritableFile(dir.path() + "/OPTIONS-000006.dbtmp", rocksdb::FileOptions(), &file, nullptr);
+  rocksdb::IOStatus s = CreateOptionsFile(dir, &file);
   // As db_impl.cc logs it (its spelling).
   EXPECT_TRUE(IsOptionsFileWarning("[db/db_impl/db_impl.cc:4793] Unnable to persist options -- " + s.ToString()));
   EXPECT_FALSE(IsOptionsFileWarning("[db/db_impl/db_impl.cc:4793] Unnable to persist options -- IO error: disk full"));
@@ -69,16 +57,8 @@ TEST(NoOptionsFileSystemTest, RecognisesRocksDbsWarningAboutIt) {
 TEST(OpenRocksDbEngineTest, WritesNoOptionsFileAndSaysNothingAboutIt) {
   TempDir dir;
   testing::internal::CaptureStderr();
-  {
-    auto engine = OpenRocksDbEngine({.path = dir.db(), .sync = true});
-    ASSERT_TRUE(engine.ok()) << engine.status().message();
-    ASSERT_TRUE((*engine)->Commit({.guards = {}, .mutations = {{"k", "v"}}}).ok());
-  }
-  {
-    auto engine = OpenRocksDbEngine({.path = dir.db()});
-    ASSERT_TRUE(engine.ok()) << engine.status().message();
-    EXPECT_EQ(*(*engine)->Get("k"), "v");
-  }
+  CommitOneKey(dir.db());
+  ExpectOneKey(dir.db());
   std::string said = testing::internal::GetCapturedStderr();
   EXPECT_EQ(said, "");
   EXPECT_EQ(FilesStartingWith(dir.db(), "OPTIONS-"), 0);
@@ -88,15 +68,9 @@ TEST(OpenRocksDbEngineTest, WritesNoOptionsFileAndSaysNothingAboutIt) {
 // A directory an earlier version wrote, OPTIONS files included, opens as before; they stay.
 TEST(OpenRocksDbEngineTest, OpensADirectoryWithAnEarlierOptionsFile) {
   TempDir dir;
-  {
-    auto engine = OpenRocksDbEngine({.path = dir.db(), .sync = true});
-    ASSERT_TRUE(engine.ok()) << engine.status().message();
-    ASSERT_TRUE((*engine)->Commit({.guards = {}, .mutations = {{"k", "v"}}}).ok());
-  }
+  CommitOneKey(dir.db());
   { std::ofstream(dir.db() + "/OPTIONS-000003") << "[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n"; }
-  auto engine = OpenRocksDbEngine({.path = dir.db()});
-  ASSERT_TRUE(engine.ok()) << engine.status().message();
-  EXPECT_EQ(*(*engine)->Get("k"), "v");
+  ExpectOneKey(dir.db());
   EXPECT_TRUE(fs::exists(dir.db() + "/OPTIONS-000003"));
 }
 
