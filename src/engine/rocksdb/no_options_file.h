@@ -1,8 +1,8 @@
 // A RocksDB file system that declines to write RocksDB's OPTIONS file.
 //
 // Why (bench/RESULTS.md, session 14): on every open RocksDB serialises all of its options into a
-// new OPTIONS file, parses the file back to verify it and renames it into place, about 1.5 ms of
-// a 9 ms start on the benchmark machine. monotable never reads that file: its options are code
+// new OPTIONS file, parses the file back to verify it and renames it into place: 1.1 ms of a 9 ms
+// start on the benchmark machine. monotable never reads that file: its options are code
 // (MakeOptions in rocksdb_engine.cc), and the custom memtable and the table-properties collector it
 // configures could not be rebuilt from the file anyway. RocksDB documents that an options file it
 // cannot persist does not fail the open (DBOptions::fail_if_options_file_error, false by default):
