@@ -520,6 +520,24 @@ def throttled(fn):
     return e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
 
 
+def charged_in_full(c, items, failed_write):
+    """On a full 5 WCU table holding `items`, `failed_write(name)` (a write whose condition fails)
+    leaves no unit for a 1-unit put right after it: the put is throttled. When the machine took
+    200 ms or more between the two (the refill of one unit), the scenario runs again on a new table;
+    a put that gets through sooner means the failed write was not charged in full."""
+    for _ in range(3):
+        name = full_table(c, items)
+        started = time.monotonic()
+        failed_write(name)
+        try:
+            c.put_item(TableName=name, Item={"pk": {"S": "b"}})
+        except ClientError as e:
+            return e.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+        if time.monotonic() - started < 0.2:
+            return False
+    return False
+
+
 def full_table(c, items=()):
     name = provisioned_table(c, 5, 5)
     for item in items:
@@ -537,42 +555,39 @@ def condition_failed(fn):
 
 def test_failed_conditional_put_is_charged_for_the_larger_item(throttling):
     c = throttling.client()
-    name = full_table(c, [{"pk": {"S": "a"}}])
-    # The item found is tiny; the 4.5 KB one the put tried to write costs 5 units.
-    body = {"TableName": name, "Item": {"pk": {"S": "a"}, "blob": {"S": "x" * 4500}},
-            "ConditionExpression": "attribute_not_exists(pk)", "ReturnConsumedCapacity": "TOTAL"}
-    status, resp, _ = call(throttling.port, "PutItem", body)
-    assert status == 400 and resp["__type"].endswith("ConditionalCheckFailedException"), resp
-    # AWS's error shape carries no ConsumedCapacity (message and Item only): none is reported.
-    assert "ConsumedCapacity" not in resp
-    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+
+    def failed_put(name):
+        # The item found is tiny; the 4.5 KB one the put tried to write costs 5 units.
+        body = {"TableName": name, "Item": {"pk": {"S": "a"}, "blob": {"S": "x" * 4500}},
+                "ConditionExpression": "attribute_not_exists(pk)", "ReturnConsumedCapacity": "TOTAL"}
+        status, resp, _ = call(throttling.port, "PutItem", body)
+        assert status == 400 and resp["__type"].endswith("ConditionalCheckFailedException"), resp
+        # AWS's error shape carries no ConsumedCapacity (message and Item only): none is reported.
+        assert "ConsumedCapacity" not in resp
+
+    assert charged_in_full(c, [{"pk": {"S": "a"}}], failed_put)
 
 
 def test_failed_conditional_delete_is_charged_for_the_existing_item(throttling):
     c = throttling.client()
-    name = full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}}])
-    condition_failed(lambda: c.delete_item(TableName=name, Key={"pk": {"S": "a"}},
-                                           ConditionExpression="attribute_not_exists(pk)"))
-    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+    assert charged_in_full(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}}], lambda name: condition_failed(
+        lambda: c.delete_item(TableName=name, Key={"pk": {"S": "a"}}, ConditionExpression="attribute_not_exists(pk)")))
 
 
 def test_failed_conditional_update_is_charged_for_the_existing_item(throttling):
     c = throttling.client()
-    name = full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}, "v": {"N": "1"}}])
-    condition_failed(lambda: c.update_item(TableName=name, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :two",
-                                           ConditionExpression="v = :two",
-                                           ExpressionAttributeValues={":two": {"N": "2"}}))
-    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+    assert charged_in_full(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}, "v": {"N": "1"}}],
+                           lambda name: condition_failed(lambda: c.update_item(
+                               TableName=name, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :two",
+                               ConditionExpression="v = :two", ExpressionAttributeValues={":two": {"N": "2"}})))
 
 
 def test_failed_legacy_expected_update_is_charged_for_the_item_it_would_write(throttling):
     c = throttling.client()
-    name = full_table(c)
     # No item: the update would have created a 4.5 KB one.
-    condition_failed(lambda: c.update_item(TableName=name, Key={"pk": {"S": "a"}},
-                                           AttributeUpdates={"blob": {"Action": "PUT", "Value": {"S": "x" * 4500}}},
-                                           Expected={"pk": {"Exists": True, "Value": {"S": "a"}}}))
-    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "b"}}))
+    assert charged_in_full(c, [], lambda name: condition_failed(lambda: c.update_item(
+        TableName=name, Key={"pk": {"S": "a"}}, AttributeUpdates={"blob": {"Action": "PUT", "Value": {"S": "x" * 4500}}},
+        Expected={"pk": {"Exists": True, "Value": {"S": "a"}}})))
 
 
 def test_failed_conditions_on_a_missing_item_cost_the_minimum_and_throttle(throttling):
