@@ -514,28 +514,27 @@ def test_writes_retried_after_a_collision_are_charged_once(binary):
 # holds at most 5 units; each test spends them with a failed write, then the next 1-unit write
 # (which needs 200 ms of refill) is throttled. Uncharged, it would pass.
 
-def throttled(fn):
-    with pytest.raises(ClientError) as e:
-        fn()
-    return e.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
-
-
-def charged_in_full(c, items, failed_write):
-    """On a full 5 WCU table holding `items`, `failed_write(name)` (a write whose condition fails)
-    leaves no unit for a 1-unit put right after it: the put is throttled. When the machine took
-    200 ms or more between the two (the refill of one unit), the scenario runs again on a new table;
-    a put that gets through sooner means the failed write was not charged in full."""
+def charged_in_full(make_table, failed_write, put):
+    """On a table `make_table()` returns with its write bucket full, `failed_write(name)` (a write
+    whose condition fails) leaves too few units for `put(name)` right after it: the put is
+    throttled. When the machine took 200 ms or more between the two (the refill the put would need),
+    the scenario runs again on a new table; a put that gets through sooner means the failed write
+    was not charged in full."""
     for _ in range(3):
-        name = full_table(c, items)
+        name = make_table()
         started = time.monotonic()
         failed_write(name)
         try:
-            c.put_item(TableName=name, Item={"pk": {"S": "b"}})
+            put(name)
         except ClientError as e:
             return e.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
         if time.monotonic() - started < 0.2:
             return False
     return False
+
+
+def small_put(c):
+    return lambda name: c.put_item(TableName=name, Item={"pk": {"S": "b"}})
 
 
 def full_table(c, items=()):
@@ -565,29 +564,32 @@ def test_failed_conditional_put_is_charged_for_the_larger_item(throttling):
         # AWS's error shape carries no ConsumedCapacity (message and Item only): none is reported.
         assert "ConsumedCapacity" not in resp
 
-    assert charged_in_full(c, [{"pk": {"S": "a"}}], failed_put)
+    assert charged_in_full(lambda: full_table(c, [{"pk": {"S": "a"}}]), failed_put, small_put(c))
 
 
 def test_failed_conditional_delete_is_charged_for_the_existing_item(throttling):
     c = throttling.client()
-    assert charged_in_full(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}}], lambda name: condition_failed(
-        lambda: c.delete_item(TableName=name, Key={"pk": {"S": "a"}}, ConditionExpression="attribute_not_exists(pk)")))
+    assert charged_in_full(lambda: full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}}]),
+                           lambda name: condition_failed(lambda: c.delete_item(
+                               TableName=name, Key={"pk": {"S": "a"}}, ConditionExpression="attribute_not_exists(pk)")),
+                           small_put(c))
 
 
 def test_failed_conditional_update_is_charged_for_the_existing_item(throttling):
     c = throttling.client()
-    assert charged_in_full(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}, "v": {"N": "1"}}],
+    assert charged_in_full(lambda: full_table(c, [{"pk": {"S": "a"}, "blob": {"S": "x" * 4500}, "v": {"N": "1"}}]),
                            lambda name: condition_failed(lambda: c.update_item(
                                TableName=name, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :two",
-                               ConditionExpression="v = :two", ExpressionAttributeValues={":two": {"N": "2"}})))
+                               ConditionExpression="v = :two", ExpressionAttributeValues={":two": {"N": "2"}})),
+                           small_put(c))
 
 
 def test_failed_legacy_expected_update_is_charged_for_the_item_it_would_write(throttling):
     c = throttling.client()
     # No item: the update would have created a 4.5 KB one.
-    assert charged_in_full(c, [], lambda name: condition_failed(lambda: c.update_item(
+    assert charged_in_full(lambda: full_table(c), lambda name: condition_failed(lambda: c.update_item(
         TableName=name, Key={"pk": {"S": "a"}}, AttributeUpdates={"blob": {"Action": "PUT", "Value": {"S": "x" * 4500}}},
-        Expected={"pk": {"Exists": True, "Value": {"S": "a"}}})))
+        Expected={"pk": {"Exists": True, "Value": {"S": "a"}}})), small_put(c))
 
 
 def test_failed_conditions_on_a_missing_item_cost_the_minimum_and_throttle(throttling):
@@ -608,7 +610,10 @@ def test_failed_conditions_on_a_missing_item_cost_the_minimum_and_throttle(throt
 def test_failed_transaction_condition_is_charged_at_the_transactional_rate(throttling):
     # The failed put finds a 4 KB item: 8 units of the 10 the table holds; a 4 KB put then finds 2.
     c = throttling.client()
-    name = checked_table(c)
-    put = {"Put": {"TableName": name, "Item": {"pk": {"S": "a"}}, "ConditionExpression": "attribute_not_exists(pk)"}}
-    assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [put]}) == ["ConditionalCheckFailed"]
-    assert throttled(lambda: c.put_item(TableName=name, Item={"pk": {"S": "c"}, "blob": {"S": "x" * 4000}}))
+
+    def failed_transaction(name):
+        put = {"Put": {"TableName": name, "Item": {"pk": {"S": "a"}}, "ConditionExpression": "attribute_not_exists(pk)"}}
+        assert cancelled(throttling, "TransactWriteItems", {"TransactItems": [put]}) == ["ConditionalCheckFailed"]
+
+    assert charged_in_full(lambda: checked_table(c), failed_transaction,
+                           lambda name: c.put_item(TableName=name, Item={"pk": {"S": "c"}, "blob": {"S": "x" * 4000}}))
