@@ -242,6 +242,21 @@ def du_mb(path):
     return total / 1e6
 
 
+def count_items(port, table):
+    """Items in a table, counted by Scan with Select COUNT (one page per MB scanned)."""
+    c = Client(port)
+    start, count = None, 0
+    while True:
+        body = {"TableName": table, "Select": "COUNT"}
+        if start:
+            body["ExclusiveStartKey"] = start
+        resp = c.call("Scan", body)
+        count += resp["Count"]
+        start = resp.get("LastEvaluatedKey")
+        if not start:
+            return count
+
+
 def full_scan_seconds(port, table):
     c = Client(port)
     start, count, t0 = None, 0, time.time()
@@ -314,6 +329,9 @@ def main():
             rows[label] = {t: wrk(servers[t].port, script, duration, args.connections, args.threads, env)
                            for t in targets}
         results["workloads"] = rows
+        # Every BatchWriteItem puts a new item (the script's keys are distinct across wrk threads):
+        # the items stored, against the writes answered, show the load wrote what it claims.
+        results["bulk_items_stored"] = {t: count_items(servers[t].port, "bench_bulk") for t in targets}
         # The HTTP ceiling against GetItem: on a shared virtual machine the ceiling itself moves by
         # 20-30 % within minutes, so nginx and monotable's GetItem run back to back, three times
         # alternately; the share is the median of the three pairs' ratios.
@@ -395,7 +413,10 @@ def report(r, targets):
     print("Idle RSS with the benchmark tables created: " +
           ", ".join(f"{t} {kb / 1024:.1f} MB" for t, kb in r["idle_rss_kb"].items()))
     print("Bulk load (BatchWriteItem, wrk): " +
-          ", ".join(f"{t} {fmt(v)} items/s" for t, v in r["bulk_batchwrite_items_per_s"].items()))
+          ", ".join(f"{t} {fmt(v)} items/s" for t, v in r["bulk_batchwrite_items_per_s"].items()) +
+          "; items stored afterwards: " + ", ".join(
+              f"{t} {fmt(n)} of {fmt(r['bulk_batchwrite_items_per_s'][t] * r['duration_s'])} written"
+              for t, n in r["bulk_items_stored"].items()))
     print(f"Large table: {r['big_items']:,} items loaded in {r['big_load_s']:.1f} s "
           f"({fmt(r['big_load_items_per_s'])} items/s from a Python loader); RSS {r['rss_after_big_kb'] / 1024:.1f} MB, "
           f"disk {r['disk_after_big_mb']:.1f} MB")
