@@ -494,7 +494,18 @@ class SkipListIterator final : public rocksdb::MemTableRep::Iterator {
 
   bool Valid() const override { return node_ != nullptr; }
   const char* key() const override { return node_; }
-  void Next() override { node_ = LinkOf(node_, 0)->load(std::memory_order_acquire); }
+  // Nodes lie in the arena in insert order, so an ordered walk (a flush, a Scan) misses the cache
+  // at nearly every node: fetching the node after this one while the caller works on this one
+  // overlaps the misses with that work. (A prefetch of a stale address cannot fault.)
+  void Next() override {
+    node_ = LinkOf(node_, 0)->load(std::memory_order_acquire);
+    if (node_ == nullptr) return;
+    const char* after = LinkOf(node_, 0)->load(std::memory_order_relaxed);
+    if (after != nullptr) {
+      __builtin_prefetch(LinkOf(after, 0));
+      __builtin_prefetch(after + 64);
+    }
+  }
   void Prev() override { node_ = list_->Before(KeyOfEntry(node_)); }
 
   void Seek(const rocksdb::Slice& internal_key, const char* memtable_key) override {
