@@ -242,12 +242,12 @@ def du_mb(path):
     return total / 1e6
 
 
-def count_items(port, table):
-    """Items in a table, counted by Scan with Select COUNT (one page per MB scanned)."""
+def scanned_count(port, table, **request):
+    """Items a full Scan of the table returns, page after page (request: extra Scan parameters)."""
     c = Client(port)
     start, count = None, 0
     while True:
-        body = {"TableName": table, "Select": "COUNT"}
+        body = {"TableName": table, **request}
         if start:
             body["ExclusiveStartKey"] = start
         resp = c.call("Scan", body)
@@ -257,18 +257,15 @@ def count_items(port, table):
             return count
 
 
+def count_items(port, table):
+    """Items in a table, counted by Scan with Select COUNT (one page per MB scanned)."""
+    return scanned_count(port, table, Select="COUNT")
+
+
 def full_scan_seconds(port, table):
-    c = Client(port)
-    start, count, t0 = None, 0, time.time()
-    while True:
-        body = {"TableName": table}
-        if start:
-            body["ExclusiveStartKey"] = start
-        resp = c.call("Scan", body)
-        count += resp["Count"]
-        start = resp.get("LastEvaluatedKey")
-        if not start:
-            return time.time() - t0, count
+    t0 = time.time()
+    count = scanned_count(port, table)
+    return time.time() - t0, count
 
 
 def main():
