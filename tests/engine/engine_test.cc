@@ -2,13 +2,13 @@
 #include "engine/engine.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <array>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <thread>
 #include <utility>
@@ -16,18 +16,12 @@
 
 #include "engine/memory/memory_engine.h"
 #include "engine/rocksdb/rocksdb_engine.h"
+#include "rocksdb_fixtures.h"
 
 namespace monotable::engine {
 namespace {
 
 using KVs = std::vector<std::pair<std::string, std::string>>;
-
-std::string MakeTempDir() {
-  std::string templ = (std::filesystem::temp_directory_path() / "mt_engine_test_XXXXXX").string();
-  char* dir = mkdtemp(templ.data());
-  EXPECT_NE(dir, nullptr);
-  return templ;
-}
 
 struct MemoryBackend {
   void Init() {}
@@ -36,14 +30,14 @@ struct MemoryBackend {
 };
 
 struct RocksBackend {
-  std::string dir;
-  void Init() { dir = MakeTempDir(); }
+  std::optional<TempDir> dir;
+  void Init() { dir.emplace("mt_engine_test_"); }
   std::unique_ptr<Engine> Open() {
-    auto r = OpenRocksDbEngine({.path = dir + "/db", .sync = false});
+    auto r = OpenRocksDbEngine({.path = dir->db(), .sync = false});
     EXPECT_TRUE(r.ok()) << r.status().message();
     return r.ok() ? std::move(r).value() : nullptr;
   }
-  void Cleanup() { std::filesystem::remove_all(dir); }
+  void Cleanup() { dir.reset(); }
 };
 
 template <typename Backend>
@@ -587,8 +581,8 @@ TYPED_TEST(EngineTest, RandomOpsMatchModel) {
 
 // RocksDB only: data survives closing and reopening the same path.
 TEST(RocksDbEngineTest, ReopenPersists) {
-  std::string dir = MakeTempDir();
-  EngineOptions opts{.path = dir + "/nested/db", .sync = true};
+  TempDir dir("mt_engine_test_");
+  EngineOptions opts{.path = dir.path() + "/nested/db", .sync = true};
   {
     auto r = OpenRocksDbEngine(opts);
     ASSERT_TRUE(r.ok()) << r.status().message();
@@ -618,15 +612,14 @@ TEST(RocksDbEngineTest, ReopenPersists) {
     EXPECT_FALSE(second.ok());
     EXPECT_EQ(second.status().code(), ErrorCode::kIo);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST(RocksDbEngineTest, SnapshotOutlivingEngineIsSafe) {
-  std::string dir = MakeTempDir();
+  TempDir dir("mt_engine_test_");  // declared first: removed after every engine below is closed
   std::shared_ptr<const Snapshot> snap;
   std::unique_ptr<Iterator> it;
   {
-    auto r = OpenRocksDbEngine({.path = dir});
+    auto r = OpenRocksDbEngine({.path = dir.path()});
     ASSERT_TRUE(r.ok());
     ASSERT_TRUE((*r)->Commit({.guards = {}, .mutations = {{"a", "1"}}}).ok());
     snap = (*r)->GetSnapshot();
@@ -637,10 +630,8 @@ TEST(RocksDbEngineTest, SnapshotOutlivingEngineIsSafe) {
   EXPECT_EQ(it->key(), "a");
   it.reset();
   snap.reset();
-  auto r = OpenRocksDbEngine({.path = dir});  // closed now, so it reopens
+  auto r = OpenRocksDbEngine({.path = dir.path()});  // closed now, so it reopens
   EXPECT_TRUE(r.ok()) << r.status().message();
-  if (r.ok()) r->reset();  // closed before its directory goes (obsolete files are deleted in the background)
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include "engine/write_rounds.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -14,6 +13,7 @@
 
 #include "engine/engine.h"
 #include "engine/rocksdb/rocksdb_engine.h"
+#include "rocksdb_fixtures.h"
 
 namespace monotable::engine {
 namespace {
@@ -79,15 +79,8 @@ TEST(WriteRoundsTest, AFailedWriteOutIsReportedAndTheOthersStillGoOut) {
 
 class RocksWalTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string templ = (std::filesystem::temp_directory_path() / "mt_write_rounds_XXXXXX").string();
-    ASSERT_NE(mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::unique_ptr<Engine> Open(bool sync) {
-    auto r = OpenRocksDbEngine({.path = dir_ + "/db", .sync = sync});
+    auto r = OpenRocksDbEngine({.path = dir_.db(), .sync = sync});
     EXPECT_TRUE(r.ok()) << r.status().message();
     return r.ok() ? std::move(r).value() : nullptr;
   }
@@ -95,7 +88,7 @@ class RocksWalTest : public ::testing::Test {
   // Bytes in the database's write-ahead log files.
   uintmax_t WalBytes() const {
     uintmax_t bytes = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir_ + "/db")) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir_.db())) {
       if (entry.path().extension() == ".log") bytes += entry.file_size();
     }
     return bytes;
@@ -107,7 +100,7 @@ class RocksWalTest : public ::testing::Test {
     return batch;
   }
 
-  std::string dir_;
+  TempDir dir_{"mt_write_rounds_"};
 };
 
 TEST_F(RocksWalTest, ARoundThreadsCommitsReachTheLogAtTheWriteOut) {
