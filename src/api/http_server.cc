@@ -329,22 +329,16 @@ class Session : public SessionBase {
       // The connection reads nothing more until this request is answered, so the worker has the
       // request view (and the buffers it points into) to itself until it posts the answer back.
       asio::post(*workers_, [self = self(), keep_alive, http10, is_query] {
-        std::chrono::steady_clock::duration took;
-        auto out = std::make_shared<HttpResponse>(self->Handle(took));
-        asio::post(self->socket_.get_executor(), [self, out, keep_alive, http10, is_query, took] {
-          if (is_query) self->query_placement_.Record(took);
+        auto out = std::make_shared<HttpResponse>(self->Handle());
+        asio::post(self->socket_.get_executor(), [self, out, keep_alive, http10, is_query] {
+          if (is_query) self->query_placement_.Record(out->read_work);
           self->Answer(*out, keep_alive, http10);
         });
       });
       return;
     }
-    if (is_query) {
-      std::chrono::steady_clock::duration took;
-      answer_ = Handle(took);
-      query_placement_.Record(took);
-    } else {
-      answer_ = Handle();
-    }
+    answer_ = Handle();
+    if (is_query) query_placement_.Record(answer_.read_work);
     answer_keep_alive_ = keep_alive;
     answer_http10_ = http10;
     answers_.Add(self());
@@ -360,14 +354,6 @@ class Session : public SessionBase {
       std::fprintf(stderr, "monotable: request failed: %s\n", e.what());
       return InternalError();
     }
-  }
-
-  // Handle(), and how long it took (for QueryPlacement).
-  HttpResponse Handle(std::chrono::steady_clock::duration& took) {
-    const auto start = std::chrono::steady_clock::now();
-    HttpResponse out = Handle();
-    took = std::chrono::steady_clock::now() - start;
-    return out;
   }
 
   void Answer(HttpResponse& out, bool keep_alive, bool http10) {

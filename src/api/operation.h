@@ -7,6 +7,7 @@
 // the response written so far is discarded and the error is sent instead.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,6 +28,14 @@ struct ServerIdentity {
   std::string account = "000000000000";
 };
 
+// What a Query or Scan read for its page: items (those its filter dropped included) and bytes (with
+// what an LSI read fetched from the table). The server's measure of a request's size
+// (api/query_placement.h), unaffected by how long the thread waited for a CPU meanwhile.
+struct ReadWork {
+  uint64_t items = 0;
+  uint64_t bytes = 0;
+};
+
 struct OperationContext {
   table::Database& db;
   const ServerIdentity& identity;
@@ -36,6 +45,7 @@ struct OperationContext {
   // Set by an operation whose error carries more than a message: writes extra members of the
   // error object (the Item of ReturnValuesOnConditionCheckFailure, CancellationReasons, ...).
   std::function<void(JsonWriter&)> error_details;
+  ReadWork read_work;  // set by Query and Scan
 };
 
 struct Operation {

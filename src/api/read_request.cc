@@ -310,6 +310,7 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
     if (plan.select == "COUNT") continue;
     WriteItem(out, plan.expressions.projection ? plan.expressions.projection->Apply(item) : item);
   }
+  ctx.read_work = {page.records.size(), bytes};
   if (plan.select != "COUNT") out.EndArray();
   out.Key("Count");
   out.Uint64(count);

@@ -296,7 +296,9 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
   if (result.ok()) result = op->run(ctx);
   if (!result.ok()) return with_cors(Error(result, ctx.error_details));
-  return with_cors(Finish(200, std::string(buffer.GetString(), buffer.GetSize()), kAmzJson));
+  HttpResponse response = Finish(200, std::string(buffer.GetString(), buffer.GetSize()), kAmzJson);
+  response.read_work = ctx.read_work;
+  return with_cors(std::move(response));
 }
 
 }  // namespace monotable::api

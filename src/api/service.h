@@ -35,6 +35,7 @@ struct HttpResponse {
   int status = 200;
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  ReadWork read_work;  // what a Query or Scan read (zero for other requests and for errors)
 };
 
 class Service {

@@ -5,23 +5,23 @@
 namespace monotable::api {
 namespace {
 
-using std::chrono::microseconds;
-
 TEST(QueryPlacementTest, FirstQueryGoesToAWorker) {
   QueryPlacement placement;
   EXPECT_FALSE(placement.Inline());
 }
 
-TEST(QueryPlacementTest, FollowsTheLastQuery) {
+TEST(QueryPlacementTest, FollowsTheSizeOfTheLastQuery) {
   QueryPlacement placement;
-  placement.Record(microseconds(12));
+  placement.Record({10, 2'000});
   EXPECT_TRUE(placement.Inline());
-  placement.Record(QueryPlacement::kInlineLimit);  // the limit itself is too long
+  placement.Record({QueryPlacement::kInlineItems + 1, 2'000});  // too many items
   EXPECT_FALSE(placement.Inline());
-  placement.Record(QueryPlacement::kInlineLimit - microseconds(1));
+  placement.Record({QueryPlacement::kInlineItems, QueryPlacement::kInlineBytes});  // the limits themselves
   EXPECT_TRUE(placement.Inline());
-  placement.Record(std::chrono::milliseconds(3));
+  placement.Record({1, QueryPlacement::kInlineBytes + 1});  // one large item
   EXPECT_FALSE(placement.Inline());
+  placement.Record({0, 0});  // nothing read (an empty partition, or a request refused)
+  EXPECT_TRUE(placement.Inline());
 }
 
 }  // namespace
