@@ -7,7 +7,6 @@
 // the response written so far is discarded and the error is sent instead.
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,6 +15,7 @@
 
 #include <rapidjson/document.h>
 
+#include "api/read_work.h"
 #include "api/shape.h"
 #include "api/wire_value.h"
 #include "table/database.h"
@@ -26,14 +26,6 @@ namespace monotable::api {
 struct ServerIdentity {
   std::string region = "us-east-1";
   std::string account = "000000000000";
-};
-
-// What a Query or Scan read for its page: items (those its filter dropped included) and bytes (with
-// what an LSI read fetched from the table). The server's measure of a request's size
-// (api/query_placement.h), unaffected by how long the thread waited for a CPU meanwhile.
-struct ReadWork {
-  uint64_t items = 0;
-  uint64_t bytes = 0;
 };
 
 struct OperationContext {

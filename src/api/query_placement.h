@@ -1,9 +1,8 @@
 // QueryPlacement: whether a connection's next Query runs on its I/O thread or goes to a worker.
 //
 // Contract: Inline() is false until Record() is first called, then true exactly when the last
-// recorded Query read at most kInlineItems items and kInlineBytes bytes (api/operation.h's
-// ReadWork: what the Query read, whatever its filter kept). One thread only (the connection's
-// I/O thread).
+// recorded Query read at most kInlineItems items and kInlineBytes bytes (api/read_work.h: what
+// the Query read, whatever its filter kept). One thread only (the connection's I/O thread).
 //
 // Why (bench/RESULTS.md, session 10): handing a request to a worker and its answer back costs two
 // thread wake-ups and ~4 us of CPU, more than a Query of 10 items takes, and on a machine with few
@@ -24,7 +23,7 @@
 
 #include <cstdint>
 
-#include "api/operation.h"
+#include "api/read_work.h"
 
 namespace monotable::api {
 
