@@ -6,7 +6,6 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <random>
