@@ -58,8 +58,10 @@ using AttemptedSizeFn = std::function<size_t(const Item* existing)>;
 
 // Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
 // for every secondary index of `table`, and returns what each touched index arm costs.
+// `encoded_new_item`, when given, is EncodeItem(*new_item), which ALL projections store as is.
 std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
-                                              const Item* new_item, engine::WriteBatch& batch);
+                                              const Item* new_item, engine::WriteBatch& batch,
+                                              const std::string* encoded_new_item = nullptr);
 
 class Database {
  public:

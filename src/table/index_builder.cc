@@ -107,7 +107,7 @@ Status IndexBuilder::BackfillItems(std::stop_token stop, const TableDescription&
       if (!entry) break;
       engine::WriteBatch batch;
       batch.guards.push_back({key, raw});
-      batch.mutations.push_back({std::move(entry->key), EncodeItem(entry->projected)});
+      batch.mutations.push_back({std::move(entry->key), EncodeItem(entry->projected())});
       Status st = engine_.Commit(batch);
       if (st.ok()) break;
       if (st.code() != ErrorCode::kGuardFailed) return st;

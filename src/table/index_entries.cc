@@ -69,24 +69,29 @@ std::optional<std::string> PositionKey(const TableDescription& table, const Inde
   if (!table_hash) return std::nullopt;
   if (!index) return EncodeItemKey(table.key_prefix, *table_hash, table_range);
 
+  // The partition attributes, then the sort attributes, each in schema order (IndexHashKeys and
+  // IndexRangeKeys, without building their vectors on every write).
   std::string partition;
-  for (const KeyElement* k : IndexHashKeys(*index)) {
-    const AttributeValue* v = TypedAttribute(table, item, k->name);
-    if (!v) return std::nullopt;
-    AppendKeyComponent(*v, partition);
+  const AttributeValue* hash_value = nullptr;
+  int hash_attributes = 0;
+  for (const KeyElement& k : index->key_schema) {
+    if (k.role != KeyRole::kHash) continue;
+    hash_value = TypedAttribute(table, item, k.name);
+    if (!hash_value) return std::nullopt;
+    AppendKeyComponent(*hash_value, partition);
+    ++hash_attributes;
   }
   std::string key;
   key.reserve(16 + partition.size() + 32);
   AppendBigEndian32(index->key_prefix, key);
   // Single-attribute partitions hash exactly like table partitions; several attributes hash their
   // concatenated components.
-  auto hash_keys = IndexHashKeys(*index);
-  uint64_t hash = hash_keys.size() == 1 ? PartitionHash(*TypedAttribute(table, item, hash_keys[0]->name))
-                                        : PartitionHash(AttributeValue::B(partition));
+  uint64_t hash = hash_attributes == 1 ? PartitionHash(*hash_value) : PartitionHash(AttributeValue::B(partition));
   AppendBigEndian64(hash, key);
   key += partition;
-  for (const KeyElement* k : IndexRangeKeys(*index)) {
-    const AttributeValue* v = TypedAttribute(table, item, k->name);
+  for (const KeyElement& k : index->key_schema) {
+    if (k.role != KeyRole::kRange) continue;
+    const AttributeValue* v = TypedAttribute(table, item, k.name);
     if (!v) return std::nullopt;
     AppendKeyComponent(*v, key);
   }
@@ -99,7 +104,8 @@ std::optional<IndexEntry> MakeIndexEntry(const TableDescription& table, const In
                                          const Item& item) {
   auto key = PositionKey(table, &index, item);
   if (!key) return std::nullopt;
-  return IndexEntry{std::move(*key), ProjectForIndex(table, index, item)};
+  if (index.projection.type == ProjectionType::kAll) return IndexEntry{std::move(*key), &item, {}};
+  return IndexEntry{std::move(*key), nullptr, ProjectForIndex(table, index, item)};
 }
 
 Item LastEvaluatedKeyOf(const TableDescription& table, const IndexDescription* index, const Item& item) {

@@ -20,9 +20,14 @@
 
 namespace monotable::table {
 
+// An item's entry in one index. An ALL projection stores the whole item: the entry then refers
+// to the item it was made from (which must outlive it) rather than copying it.
 struct IndexEntry {
   std::string key;
-  Item projected;
+  const Item* whole_item = nullptr;  // ALL projections
+  Item projected_attributes;         // KEYS_ONLY and INCLUDE projections
+
+  const Item& projected() const { return whole_item ? *whole_item : projected_attributes; }
 };
 
 // The index's partition attributes, then its sort attributes (multi-attribute keys keep order).
@@ -33,7 +38,8 @@ bool IsMultiAttributeIndex(const IndexDescription& index);
 // Whether an index read returns `attribute` (table and index keys, plus the projection).
 bool IndexProjects(const TableDescription& table, const IndexDescription& index, std::string_view attribute);
 
-// The entry for `item` in `index`, or nullopt when the item is not indexed there.
+// The entry for `item` in `index`, or nullopt when the item is not indexed there. For an ALL
+// projection the entry refers to `item`.
 std::optional<IndexEntry> MakeIndexEntry(const TableDescription& table, const IndexDescription& index,
                                          const Item& item);
 

@@ -125,13 +125,16 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       WriteResult result{std::nullopt, std::move(applied).value(), {}};  // old_item: at the commit
       const size_t mutations_before = batch.mutations.size();
       if (!actions[i].check_only) {
-        if (result.new_item) {
-          batch.mutations.push_back({keys[i], EncodeItem(*result.new_item)});
+        // The item's encoding is also what its indexes projecting ALL store: encoded once.
+        std::optional<std::string> encoded;
+        if (result.new_item) encoded = EncodeItem(*result.new_item);
+        result.index_costs = AddIndexMutations(*actions[i].table->description, old_item, old_of(result.new_item),
+                                               batch, encoded ? &*encoded : nullptr);
+        if (encoded) {
+          batch.mutations.push_back({keys[i], std::move(*encoded)});
         } else if (existed) {
           batch.mutations.push_back({keys[i], std::nullopt});
         }
-        result.index_costs =
-            AddIndexMutations(*actions[i].table->description, old_item, old_of(result.new_item), batch);
         AddExpiryMutations(*actions[i].table->description, old_item, old_of(result.new_item), batch);
       }
       Status charged = ChargeWrite(db, *actions[i].table, actions[i].key, old_item, result, charge);
