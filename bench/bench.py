@@ -88,6 +88,25 @@ class Server:
                     return int(line.split()[1])
         return 0
 
+    def cpu_seconds(self):
+        """The CPU time the server's process has used so far (all its threads)."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def settle(self, quiet_share=0.02, window_s=1.0, limit_s=30.0):
+        """Waits until the server is idle: less than `quiet_share` of a core used over a window, so
+        that a workload is not measured while the previous one's background work (RocksDB's
+        flushes and compactions) still runs. Returns how long it was busy (seconds, up to limit_s)."""
+        start = time.time()
+        before = self.cpu_seconds()
+        while True:
+            time.sleep(window_s)
+            now = self.cpu_seconds()
+            if now - before <= quiet_share * window_s or time.time() - start >= limit_s:
+                return time.time() - start - window_s
+            before = now
+
     def stop(self):
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -158,7 +177,20 @@ WRK_LINE = re.compile(r"Requests/sec:\s+([\d.]+)")
 PCT = re.compile(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$", re.M)
 
 
+def cpu_times():
+    """This machine's CPU time counters (/proc/stat): user nice system idle iowait irq softirq steal."""
+    with open("/proc/stat") as f:
+        return [int(x) for x in f.readline().split()[1:9]]
+
+
+def steal_percent(before, after):
+    """The share of the CPU time between two cpu_times() the hypervisor gave to other guests."""
+    d = [a - b for a, b in zip(after, before)]
+    return 100.0 * d[7] / sum(d) if sum(d) else 0.0
+
+
 def wrk(port, script, duration, connections, threads, env):
+    before = cpu_times()
     out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s", "--latency",
                           "-s", os.path.join(LUA, script), f"http://127.0.0.1:{port}/"],
                          capture_output=True, text=True, env={**os.environ, **env}, timeout=duration + 60)
@@ -170,7 +202,7 @@ def wrk(port, script, duration, connections, threads, env):
         lat[pct] = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out.stdout)
     return {"rps": float(m.group(1)), "p50_ms": lat.get("50"), "p99_ms": lat.get("99"),
-            "non2xx": int(errors.group(1)) if errors else 0}
+            "non2xx": int(errors.group(1)) if errors else 0, "steal_pct": steal_percent(before, cpu_times())}
 
 
 def _start_once(binary):
@@ -326,8 +358,11 @@ def main():
         ]
         rows = {}
         for label, script, env in workloads:
-            rows[label] = {t: wrk(servers[t].port, script, duration, args.connections, args.threads, env)
-                           for t in targets}
+            rows[label] = {}
+            for t in targets:
+                busy = servers[t].settle()
+                rows[label][t] = {**wrk(servers[t].port, script, duration, args.connections, args.threads, env),
+                                  "settled_s": busy}
         results["workloads"] = rows
         # Every BatchWriteItem puts a new item (the script's keys are distinct across wrk threads):
         # the items stored, against the writes answered, show the load wrote what it claims.
@@ -339,6 +374,7 @@ def main():
         # with the harness's wrk threads and one with twice as many.
         pairs = []
         for _ in range(3):
+            servers["monotable"].settle()
             get = wrk(servers["monotable"].port, "getitem.lua", duration, args.connections, args.threads,
                       {"BENCH_TABLE": "bench_items"})
             tries = [wrk(ng_port, "getitem.lua", duration, args.connections, t, {"BENCH_TABLE": "bench_items"})
@@ -407,6 +443,15 @@ def report(r, targets):
         if "dynalite" in targets:
             line += f" | {row['monotable']['rps'] / row['dynalite']['rps']:.1f}x |"
         print(line + ("" if "dynalite" in targets else " |"))
+    # On a shared virtual machine the hypervisor may run other guests on this machine's cores
+    # ("steal"): a run with a high share was measured on less than two cores.
+    print("\nSeconds each server stayed busy before each run (the previous workload's background work, waited "
+          "out; " + " / ".join(targets) + "): " +
+          "; ".join(f"{label} " + " / ".join(f"{row[t].get('settled_s', 0):.1f}" for t in targets)
+                    for label, row in r["workloads"].items()))
+    print("\nCPU time stolen by the hypervisor during each run (% of both cores, " + " / ".join(targets) + "): " +
+          "; ".join(f"{label} " + " / ".join(f"{row[t].get('steal_pct', 0):.1f}" for t in targets)
+                    for label, row in r["workloads"].items()))
     print(f"\nnginx fixed reply (HTTP ceiling: the better of {r['threads']} and {2 * r['threads']} wrk threads), "
           "each right after a GetItem run on monotable: " +
           "; ".join(f"{fmt(p['nginx']['rps'])} req/s (" +
