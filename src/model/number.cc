@@ -216,6 +216,45 @@ void Number::AppendOrderedKey(std::string& out) const {
   put(kKeyTerminator);
 }
 
+namespace {
+
+// A non-zero ordered key, checked as DecodeOrderedKey requires: its exponent, how many significant
+// digits its pair bytes hold, and where its terminator is.
+struct OrderedKeyParts {
+  bool negative;
+  int64_t exponent;
+  size_t digits;
+  size_t terminator;
+};
+
+Result<OrderedKeyParts> ScanOrderedKey(std::string_view in, uint8_t cls) {
+  const uint8_t mask = cls == kKeyNegative ? 0xFF : 0x00;
+  auto byte_at = [&](size_t i) { return static_cast<uint8_t>(static_cast<uint8_t>(in[i]) ^ mask); };
+  if (in.size() < 3) return Corrupt("truncated exponent");
+  const int64_t exponent = ((byte_at(1) << 8) | byte_at(2)) - kKeyExponentBias;
+  if (exponent < kMinExponent || exponent > kMaxExponent) return Corrupt("exponent out of range");
+  size_t pos = 3;
+  for (;; ++pos) {
+    if (pos >= in.size()) return Corrupt("missing terminator");
+    const uint8_t b = byte_at(pos);
+    if (b == kKeyTerminator) break;
+    if (b > 100) return Corrupt("bad digit byte");
+    if (2 * (pos - 3) >= static_cast<size_t>(kMaxDigits)) return Corrupt("too many digits");
+  }
+  // Pair bytes are 1 + the pair's value: the first digit may not be 0, and only the last pair may
+  // end in a 0 (the padding of an odd count).
+  if (pos == 3 || (byte_at(3) - 1) / 10 == 0) return Corrupt("non-canonical digits");
+  size_t digits = 2 * (pos - 3);
+  const uint8_t last = byte_at(pos - 1) - 1;
+  if (last % 10 == 0) {
+    --digits;
+    if (last / 10 == 0) return Corrupt("non-canonical digits");
+  }
+  return OrderedKeyParts{cls == kKeyNegative, exponent, digits, pos};
+}
+
+}  // namespace
+
 Result<Number> Number::DecodeOrderedKey(std::string_view& in) {
   if (in.empty()) return Corrupt("empty");
   const auto cls = static_cast<uint8_t>(in[0]);
@@ -224,33 +263,36 @@ Result<Number> Number::DecodeOrderedKey(std::string_view& in) {
     return Number();
   }
   if (cls != kKeyNegative && cls != kKeyPositive) return Corrupt("bad class byte");
-  const uint8_t mask = cls == kKeyNegative ? 0xFF : 0x00;
-  auto byte_at = [&](size_t i) { return static_cast<uint8_t>(static_cast<uint8_t>(in[i]) ^ mask); };
-  if (in.size() < 3) return Corrupt("truncated exponent");
-  const int64_t exponent = ((byte_at(1) << 8) | byte_at(2)) - kKeyExponentBias;
-  if (exponent < kMinExponent || exponent > kMaxExponent) return Corrupt("exponent out of range");
-
-  std::string digits;
-  size_t pos = 3;
-  for (;; ++pos) {
-    if (pos >= in.size()) return Corrupt("missing terminator");
-    const uint8_t b = byte_at(pos);
-    if (b == kKeyTerminator) break;
-    if (b > 100) return Corrupt("bad digit byte");
-    if (digits.size() >= kMaxDigits) return Corrupt("too many digits");
-    digits.push_back(static_cast<char>('0' + (b - 1) / 10));
-    digits.push_back(static_cast<char>('0' + (b - 1) % 10));
-  }
-  if (digits.empty() || digits.front() == '0') return Corrupt("non-canonical digits");
-  if (digits.back() == '0') digits.pop_back();
-  if (digits.back() == '0') return Corrupt("non-canonical digits");
-
+  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in, cls));
+  const uint8_t mask = parts.negative ? 0xFF : 0x00;
   Number n;
-  n.negative_ = cls == kKeyNegative;
-  n.digits_ = std::move(digits);
-  n.exponent_ = static_cast<int32_t>(exponent);
-  in.remove_prefix(pos + 1);
+  n.negative_ = parts.negative;
+  n.exponent_ = static_cast<int32_t>(parts.exponent);
+  n.digits_.reserve(parts.digits + 1);
+  for (size_t pos = 3; pos < parts.terminator; ++pos) {
+    const uint8_t pair = (static_cast<uint8_t>(in[pos]) ^ mask) - 1;
+    n.digits_.push_back(static_cast<char>('0' + pair / 10));
+    n.digits_.push_back(static_cast<char>('0' + pair % 10));
+  }
+  n.digits_.resize(parts.digits);
+  in.remove_prefix(parts.terminator + 1);
   return n;
+}
+
+Result<size_t> Number::OrderedKeyStorageSize(std::string_view& in) {
+  if (in.empty()) return Corrupt("empty");
+  const auto cls = static_cast<uint8_t>(in[0]);
+  if (cls == kKeyZero) {
+    in.remove_prefix(1);
+    return size_t{1};
+  }
+  if (cls != kKeyNegative && cls != kKeyPositive) return Corrupt("bad class byte");
+  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in, cls));
+  in.remove_prefix(parts.terminator + 1);
+  // StorageSize's rule, from the exponent and the digit count.
+  const int64_t first_pos = parts.exponent - 1;
+  const int64_t last_pos = parts.exponent - static_cast<int64_t>(parts.digits);
+  return static_cast<size_t>(1 + FloorDiv2(first_pos) - FloorDiv2(last_pos) + 1 + (parts.negative ? 1 : 0));
 }
 
 }  // namespace monotable

@@ -52,6 +52,8 @@ class Number {
 
   void AppendOrderedKey(std::string& out) const;
   static Result<Number> DecodeOrderedKey(std::string_view& in);
+  // DecodeOrderedKey(in)->StorageSize() without building the number (same checks, same advance).
+  static Result<size_t> OrderedKeyStorageSize(std::string_view& in);
 
  private:
   // Builds a normalised Number from value = (negative ? -1 : 1) * 0.<digits> * 10^exponent, where

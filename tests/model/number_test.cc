@@ -510,5 +510,37 @@ TEST(NumberOrderedKeyTest, RandomGarbageNeverCrashesAndDecodesCanonically) {
   EXPECT_GT(decoded, 0);
 }
 
+// OrderedKeyStorageSize: the size DecodeOrderedKey(...)->StorageSize() gives, with the same checks
+// and the same advance, on keys and on garbage.
+TEST(NumberOrderedKeyTest, StorageSizeWithoutDecodingMatchesDecoding) {
+  std::mt19937_64 rng(11);
+  std::vector<Number> nums = {Number(), N("1"), N("-1"), N("1e-130"), N("-1e-130"), N(kMax), N("-" + kMax),
+                              N("0.5"), N("-100"), N("10"), N("0.01"), N("123.45")};
+  for (int i = 0; i < 3000; ++i) nums.push_back(RandomNumber(rng));
+  for (const auto& n : nums) {
+    std::string key = Key(n) + "tail";
+    std::string_view view = key;
+    auto size = Number::OrderedKeyStorageSize(view);
+    ASSERT_TRUE(size.ok()) << n.ToString();
+    EXPECT_EQ(*size, n.StorageSize()) << n.ToString();
+    EXPECT_EQ(view, "tail");
+  }
+  for (int i = 0; i < 100000; ++i) {
+    std::string bytes;
+    bytes.push_back(static_cast<char>(rng() % 5));
+    for (int k = static_cast<int>(rng() % 26); k > 0; --k) {
+      bytes.push_back(static_cast<char>(rng() % 3 ? rng() % 102 : rng() % 256));
+    }
+    std::string_view by_decode = bytes, by_size = bytes;
+    auto decoded = Number::DecodeOrderedKey(by_decode);
+    auto size = Number::OrderedKeyStorageSize(by_size);
+    ASSERT_EQ(decoded.ok(), size.ok()) << i;
+    if (decoded.ok()) {
+      EXPECT_EQ(*size, decoded->StorageSize());
+      EXPECT_EQ(by_size.size(), by_decode.size());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace monotable
