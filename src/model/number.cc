@@ -218,16 +218,21 @@ void Number::AppendOrderedKey(std::string& out) const {
 
 namespace {
 
-// A non-zero ordered key, checked as DecodeOrderedKey requires: its exponent, how many significant
-// digits its pair bytes hold, and where its terminator is.
+// An ordered key at the front of `in`, checked as DecodeOrderedKey requires: zero or not, its sign
+// and exponent, how many significant digits its pair bytes hold, and its length in bytes.
 struct OrderedKeyParts {
+  bool zero;
   bool negative;
   int64_t exponent;
   size_t digits;
-  size_t terminator;
+  size_t length;
 };
 
-Result<OrderedKeyParts> ScanOrderedKey(std::string_view in, uint8_t cls) {
+Result<OrderedKeyParts> ScanOrderedKey(std::string_view in) {
+  if (in.empty()) return Corrupt("empty");
+  const auto cls = static_cast<uint8_t>(in[0]);
+  if (cls == kKeyZero) return OrderedKeyParts{true, false, 0, 0, 1};
+  if (cls != kKeyNegative && cls != kKeyPositive) return Corrupt("bad class byte");
   const uint8_t mask = cls == kKeyNegative ? 0xFF : 0x00;
   auto byte_at = [&](size_t i) { return static_cast<uint8_t>(static_cast<uint8_t>(in[i]) ^ mask); };
   if (in.size() < 3) return Corrupt("truncated exponent");
@@ -250,45 +255,34 @@ Result<OrderedKeyParts> ScanOrderedKey(std::string_view in, uint8_t cls) {
     --digits;
     if (last / 10 == 0) return Corrupt("non-canonical digits");
   }
-  return OrderedKeyParts{cls == kKeyNegative, exponent, digits, pos};
+  return OrderedKeyParts{false, cls == kKeyNegative, exponent, digits, pos + 1};
 }
 
 }  // namespace
 
 Result<Number> Number::DecodeOrderedKey(std::string_view& in) {
-  if (in.empty()) return Corrupt("empty");
-  const auto cls = static_cast<uint8_t>(in[0]);
-  if (cls == kKeyZero) {
-    in.remove_prefix(1);
-    return Number();
-  }
-  if (cls != kKeyNegative && cls != kKeyPositive) return Corrupt("bad class byte");
-  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in, cls));
-  const uint8_t mask = parts.negative ? 0xFF : 0x00;
+  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in));
   Number n;
-  n.negative_ = parts.negative;
-  n.exponent_ = static_cast<int32_t>(parts.exponent);
-  n.digits_.reserve(parts.digits + 1);
-  for (size_t pos = 3; pos < parts.terminator; ++pos) {
-    const uint8_t pair = (static_cast<uint8_t>(in[pos]) ^ mask) - 1;
-    n.digits_.push_back(static_cast<char>('0' + pair / 10));
-    n.digits_.push_back(static_cast<char>('0' + pair % 10));
+  if (!parts.zero) {
+    const uint8_t mask = parts.negative ? 0xFF : 0x00;
+    n.negative_ = parts.negative;
+    n.exponent_ = static_cast<int32_t>(parts.exponent);
+    n.digits_.reserve(parts.digits + 1);
+    for (size_t pos = 3; pos + 1 < parts.length; ++pos) {
+      const uint8_t pair = (static_cast<uint8_t>(in[pos]) ^ mask) - 1;
+      n.digits_.push_back(static_cast<char>('0' + pair / 10));
+      n.digits_.push_back(static_cast<char>('0' + pair % 10));
+    }
+    n.digits_.resize(parts.digits);
   }
-  n.digits_.resize(parts.digits);
-  in.remove_prefix(parts.terminator + 1);
+  in.remove_prefix(parts.length);
   return n;
 }
 
 Result<size_t> Number::OrderedKeyStorageSize(std::string_view& in) {
-  if (in.empty()) return Corrupt("empty");
-  const auto cls = static_cast<uint8_t>(in[0]);
-  if (cls == kKeyZero) {
-    in.remove_prefix(1);
-    return size_t{1};
-  }
-  if (cls != kKeyNegative && cls != kKeyPositive) return Corrupt("bad class byte");
-  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in, cls));
-  in.remove_prefix(parts.terminator + 1);
+  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in));
+  in.remove_prefix(parts.length);
+  if (parts.zero) return size_t{1};
   // StorageSize's rule, from the exponent and the digit count.
   const int64_t first_pos = parts.exponent - 1;
   const int64_t last_pos = parts.exponent - static_cast<int64_t>(parts.digits);
