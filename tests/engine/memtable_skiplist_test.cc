@@ -1,8 +1,9 @@
 // The bytewise skip list memtable against a std::map model, through RocksDB itself: point reads,
 // both iteration directions, seeks, snapshots (several versions of one key), range size estimates,
 // flushes, and readers running while a writer inserts and overwrites. Every test runs with the
-// hash index as configured by default, with a single bucket (every user key collides) and without
-// the index (point reads search the list).
+// hash index as configured by default (nodes linked by the background linker), with the default
+// index but the writer linking, with a single bucket (every user key collides) and without the index
+// (point reads search the list; the writer links every node at once).
 #include "engine/rocksdb/memtable_skiplist.h"
 
 #include <gtest/gtest.h>
@@ -27,10 +28,15 @@
 namespace monotable::engine {
 namespace {
 
-// The parameter: hash buckets (0: no hash index; kDefaultBuckets: the factory's default).
+// The parameter: hash buckets (0: no hash index; kDefaultBuckets: the factory's default), and
+// whether a background thread links the queued nodes.
 constexpr size_t kDefaultBuckets = ~size_t{0};
+struct Layout {
+  size_t buckets;
+  bool background_linking;
+};
 
-class MemtableSkipListTest : public ::testing::TestWithParam<size_t> {
+class MemtableSkipListTest : public ::testing::TestWithParam<Layout> {
  protected:
   void SetUp() override {
     std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
@@ -40,13 +46,20 @@ class MemtableSkipListTest : public ::testing::TestWithParam<size_t> {
     rocksdb::Options o;
     o.create_if_missing = true;
     o.write_buffer_size = 64 << 20;  // everything stays in the memtable unless a test flushes
-    o.memtable_factory = GetParam() == kDefaultBuckets ? std::make_shared<BytewiseSkipListFactory>()
-                                                       : std::make_shared<BytewiseSkipListFactory>(GetParam());
+    const Layout layout = GetParam();
+    o.memtable_factory =
+        layout.buckets == kDefaultBuckets && layout.background_linking
+            ? std::make_shared<BytewiseSkipListFactory>()
+            : std::make_shared<BytewiseSkipListFactory>(
+                  layout.buckets == kDefaultBuckets ? size_t{1} << 18 : layout.buckets, layout.background_linking);
     o.allow_concurrent_memtable_write = false;
+    Customize(o);
     rocksdb::DB* raw = nullptr;
     ASSERT_TRUE(rocksdb::DB::Open(o, dir_.string(), &raw).ok());
     db_.reset(raw);
   }
+  virtual void Customize(rocksdb::Options&) {}
+
   void TearDown() override {
     db_.reset();
     std::filesystem::remove_all(dir_);
@@ -81,13 +94,19 @@ class MemtableSkipListTest : public ::testing::TestWithParam<size_t> {
   std::unique_ptr<rocksdb::DB> db_;
 };
 
-INSTANTIATE_TEST_SUITE_P(HashBuckets, MemtableSkipListTest,
-                         ::testing::Values(kDefaultBuckets, size_t{1}, size_t{0}),
-                         [](const ::testing::TestParamInfo<size_t>& info) {
-                           return info.param == kDefaultBuckets ? std::string("Default")
-                                  : info.param == 0                                  ? std::string("NoIndex")
-                                                                                      : std::string("OneBucket");
-                         });
+std::string LayoutName(const ::testing::TestParamInfo<Layout>& info) {
+  const Layout& layout = info.param;
+  if (layout.buckets == 0) return "NoIndex";
+  std::string name = layout.buckets == kDefaultBuckets ? "Default"
+                     : layout.buckets == 1             ? "OneBucket"
+                                                       : std::to_string(layout.buckets) + "Buckets";
+  return layout.background_linking ? name : name + "WriterLinks";
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, MemtableSkipListTest,
+                         ::testing::Values(Layout{kDefaultBuckets, true}, Layout{kDefaultBuckets, false},
+                                           Layout{size_t{1}, true}, Layout{size_t{0}, true}),
+                         LayoutName);
 
 // Keys that share prefixes and differ in length, so the length tie-break matters.
 std::string RandomKey(std::mt19937& rng) {
@@ -140,12 +159,16 @@ TEST_P(MemtableSkipListTest, MatchesAnOrderedMapUnderPutsDeletesAndSeeks) {
     it->Seek(target);
     auto at_or_after = model.lower_bound(target);
     ASSERT_EQ(it->Valid(), at_or_after != model.end()) << target;
-    if (it->Valid()) EXPECT_EQ(it->key().ToString(), at_or_after->first);
+    if (it->Valid()) {
+      EXPECT_EQ(it->key().ToString(), at_or_after->first);
+    }
 
     it->SeekForPrev(target);
     auto after = model.upper_bound(target);
     ASSERT_EQ(it->Valid(), after != model.begin()) << target;
-    if (it->Valid()) EXPECT_EQ(it->key().ToString(), std::prev(after)->first);
+    if (it->Valid()) {
+      EXPECT_EQ(it->key().ToString(), std::prev(after)->first);
+    }
   }
 }
 
@@ -313,6 +336,50 @@ TEST_P(MemtableSkipListTest, EverySnapshotReadsItsVersionAcrossGroups) {
   EXPECT_EQ(Get("key"), "v99");
   for (const rocksdb::Snapshot* snapshot : snapshots) db_->ReleaseSnapshot(snapshot);
 }
+
+// Small memtables, switched and flushed every few hundred writes while a writer and a reader run:
+// each memtable is freed (after its flush) while the linker may still be at work on lists, and
+// every write is found afterwards, by point read and by iteration.
+class SmallMemtablesTest : public MemtableSkipListTest {
+  void Customize(rocksdb::Options& o) override {
+    o.write_buffer_size = 256 << 10;  // with 1,024 hash buckets (8 KB of the memtable's usage)
+    o.max_write_buffer_number = 4;
+    o.level0_file_num_compaction_trigger = 4;
+  }
+};
+
+TEST_P(SmallMemtablesTest, MemtablesComeAndGoWhileTheirNodesAreLinked) {
+  constexpr int kKeys = 30000;
+  std::atomic<int> published{0};
+  std::atomic<bool> failed{false};
+  auto key_of = [](int i) { return "m" + std::to_string(static_cast<uint32_t>(i) * 2654435761u); };
+  std::thread writer([&] {
+    for (int i = 0; i < kKeys && !failed; ++i) {
+      if (!db_->Put(rocksdb::WriteOptions(), key_of(i), std::string(100, 'v')).ok()) failed = true;
+      published.store(i + 1, std::memory_order_release);
+    }
+  });
+  std::thread reader([&] {
+    std::mt19937 rng(5);
+    while (published.load(std::memory_order_acquire) < kKeys && !failed) {
+      const int known = published.load(std::memory_order_acquire);
+      if (known == 0) continue;
+      const std::string key = key_of(known - 1 - static_cast<int>(rng() % std::min(known, 64)));
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+      it->Seek(key);
+      if (!it->Valid() || it->key().ToString() != key) failed = true;
+    }
+  });
+  writer.join();
+  reader.join();
+  EXPECT_FALSE(failed);
+  std::vector<std::pair<std::string, std::string>> all = Scan(false);
+  EXPECT_EQ(all.size(), static_cast<size_t>(kKeys));
+  for (int i = 0; i < kKeys; i += 997) EXPECT_EQ(Get(key_of(i)), std::string(100, 'v')) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, SmallMemtablesTest, ::testing::Values(Layout{1024, true}, Layout{1024, false}),
+                         LayoutName);
 
 }  // namespace
 }  // namespace monotable::engine

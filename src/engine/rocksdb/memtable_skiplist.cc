@@ -5,16 +5,48 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <mutex>
 #include <new>
 #include <string_view>
+#include <thread>
+#include <vector>
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 namespace monotable::engine {
+namespace {
+class SkipList;
+}  // namespace
+
+// Links the queued nodes of skip lists on a thread of its own (started on first use), so that the
+// writer of a memtable (RocksDB's write-group leader: a thread serving requests) only indexes and
+// queues its nodes. One per factory; a list is handed over when it has a group queued.
+class SkipListLinker {
+ public:
+  ~SkipListLinker();
+  // Hands over a list that has a group queued and was not handed over since it was last linked
+  // (SkipList::scheduled_).
+  void Schedule(SkipList* list);
+  // Called by a list's destructor: when it returns, the linker neither holds nor will take list.
+  void Forget(const SkipList* list);
+
+ private:
+  void Run();
+
+  std::mutex mutex_;
+  std::condition_variable work_;  // pending_ has a list, or stop_
+  std::condition_variable idle_;  // busy_ changed
+  std::vector<SkipList*> pending_;
+  const SkipList* busy_ = nullptr;  // the list being linked, outside mutex_
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 namespace {
 
 static_assert(std::endian::native == std::endian::little, "entry trailers are decoded with memcpy");
@@ -126,13 +158,16 @@ char* AlignUp(char* p, size_t alignment) {
 //
 // With the index, an insert only indexes its node and queues it; the queue is linked into the list
 // kGroup nodes at a time, or before anything reads the list's order (an iterator, Contains, a size
-// estimate, the memtable turning read-only), whichever comes first. A group is sorted, searched
+// estimate, the memtable turning read-only), whichever comes first. With a linker, the groups are
+// linked on the linker's thread, and by the writer only when kQueue nodes wait (the linker is
+// behind); without one, by the writer as each group fills. A group is sorted, searched
 // in lock step with each search's next node prefetched, so the cache misses of its searches
 // overlap instead of following one another (measured: ~10,000 cycles an insert one by one on this
 // machine), then linked in order.
 class SkipList final : public rocksdb::MemTableRep {
  public:
-  SkipList(rocksdb::Allocator* allocator, size_t hash_buckets, std::shared_ptr<std::atomic<int>> live)
+  SkipList(rocksdb::Allocator* allocator, size_t hash_buckets, std::shared_ptr<std::atomic<int>> live,
+           std::shared_ptr<SkipListLinker> linker)
       : MemTableRep(allocator), live_(std::move(live)) {
     live_->fetch_add(1, std::memory_order_relaxed);
     for (int level = 0; level < kMaxHeight; ++level) new (LinkOf(head_, level)) Link(nullptr);
@@ -142,11 +177,13 @@ class SkipList final : public rocksdb::MemTableRep {
       if (memory != MAP_FAILED) {
         buckets_ = static_cast<Link*>(memory);
         bucket_count_ = hash_buckets;
+        linker_ = std::move(linker);  // without the index every insert is linked at once
       }
     }
   }
 
   ~SkipList() override {
+    if (linker_ != nullptr) linker_->Forget(this);
     if (buckets_ != nullptr) munmap(buckets_, bucket_count_ * sizeof(Link));
     live_->fetch_sub(1, std::memory_order_relaxed);
   }
@@ -180,15 +217,41 @@ class SkipList final : public rocksdb::MemTableRep {
       return LinkOne(node, key);
     }
     if (!Index(node, key)) return false;
-    // The queue has room once its oldest group is linked: drained_ counts what was linked.
+    // The queue has room once its oldest nodes are linked: drained_ counts what was linked.
     const uint64_t queued = queued_.load(std::memory_order_relaxed);
-    if (queued - drained_.load(std::memory_order_acquire) == kGroup) {
+    const uint64_t waiting = queued - drained_.load(std::memory_order_acquire);
+    if (waiting >= (linker_ != nullptr ? kQueue : kGroup)) {
       std::lock_guard lock(link_mutex_);
       LinkQueued();
     }
-    queue_[queued % kGroup] = node;
-    queued_.store(queued + 1, std::memory_order_release);
+    queue_[queued % kQueue] = node;
+    // Sequentially consistent with the linker's clearing of scheduled_ and its reading of queued_
+    // (LinkInBackground): either the linker sees this node or this writer sees scheduled_ clear.
+    queued_.store(queued + 1, std::memory_order_seq_cst);
+    if (linker_ != nullptr && waiting + 1 >= kGroup && !scheduled_.load(std::memory_order_seq_cst) &&
+        !scheduled_.exchange(true, std::memory_order_seq_cst)) {
+      linker_->Schedule(this);
+    }
     return true;
+  }
+
+  // On the linker's thread: links the queue a group at a time (releasing link_mutex_ between
+  // groups, so that readers waiting in LinkAll get in) until less than a group waits.
+  void LinkInBackground() {
+    for (;;) {
+      for (;;) {
+        std::lock_guard lock(link_mutex_);
+        const uint64_t begin = drained_.load(std::memory_order_relaxed);
+        if (queued_.load(std::memory_order_acquire) - begin < kGroup) break;
+        LinkGroupAt(begin, kGroup);
+      }
+      scheduled_.store(false, std::memory_order_seq_cst);
+      // A writer that queued a group meanwhile saw scheduled_ set and left it to this call.
+      if (queued_.load(std::memory_order_seq_cst) - drained_.load(std::memory_order_acquire) < kGroup ||
+          scheduled_.exchange(true, std::memory_order_seq_cst)) {
+        return;
+      }
+    }
   }
 
   bool Contains(const char* entry) const override {
@@ -367,15 +430,17 @@ class SkipList final : public rocksdb::MemTableRep {
   // Links every queued node. Under link_mutex_.
   void LinkQueued() {
     const uint64_t end = queued_.load(std::memory_order_acquire);
-    uint64_t begin = drained_.load(std::memory_order_relaxed);
-    while (begin < end) {
-      const size_t count = static_cast<size_t>(std::min<uint64_t>(end - begin, kGroup));
-      const char* nodes[kGroup];
-      for (size_t i = 0; i < count; ++i) nodes[i] = queue_[(begin + i) % kGroup];
-      LinkGroup(nodes, count);
-      begin += count;
-      drained_.store(begin, std::memory_order_release);
+    for (uint64_t begin = drained_.load(std::memory_order_relaxed); begin < end; begin += kGroup) {
+      LinkGroupAt(begin, static_cast<size_t>(std::min<uint64_t>(end - begin, kGroup)));
     }
+  }
+
+  // Links the count (<= kGroup) queued nodes from the oldest, begin. Under link_mutex_.
+  void LinkGroupAt(uint64_t begin, size_t count) {
+    const char* nodes[kGroup];
+    for (size_t i = 0; i < count; ++i) nodes[i] = queue_[(begin + i) % kQueue];
+    LinkGroup(nodes, count);
+    drained_.store(begin + count, std::memory_order_release);
   }
 
   // Links count (<= kGroup) nodes of distinct internal keys. Their searches run in lock step: each
@@ -478,13 +543,17 @@ class SkipList final : public rocksdb::MemTableRep {
   uint64_t rng_ = 0x9E3779B97F4A7C15ULL;
   Link* buckets_ = nullptr;  // the hash index; nullptr without one
   size_t bucket_count_ = 0;
-  // Nodes indexed but not yet in the list (only with the index): queue_[n % kGroup] for
-  // drained_ <= n < queued_. Only the writer appends; whoever holds link_mutex_ links.
+  // Nodes indexed but not yet in the list (only with the index): queue_[n % kQueue] for
+  // drained_ <= n < queued_. Only the writer appends; whoever holds link_mutex_ links. kQueue
+  // bounds what an iterator or the memtable's sealing may have to link first (~1 us a node).
   static constexpr uint64_t kGroup = 32;
-  const char* queue_[kGroup] = {};
+  static constexpr uint64_t kQueue = 256;
+  const char* queue_[kQueue] = {};
   std::atomic<uint64_t> queued_{0};
   std::atomic<uint64_t> drained_{0};
   mutable std::mutex link_mutex_;
+  std::shared_ptr<SkipListLinker> linker_;  // nullptr: the writer links
+  std::atomic<bool> scheduled_{false};      // handed to the linker, which has not finished with it
   std::shared_ptr<std::atomic<int>> live_;  // the factory's count of memtables not yet freed
 };
 
@@ -539,10 +608,54 @@ rocksdb::MemTableRep::Iterator* SkipList::GetIterator(rocksdb::Arena* arena) {
 
 }  // namespace
 
+SkipListLinker::~SkipListLinker() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  work_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void SkipListLinker::Schedule(SkipList* list) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_.push_back(list);
+    if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
+  }
+  work_.notify_one();
+}
+
+void SkipListLinker::Forget(const SkipList* list) {
+  std::unique_lock lock(mutex_);
+  std::erase(pending_, list);
+  idle_.wait(lock, [&] { return busy_ != list; });
+}
+
+void SkipListLinker::Run() {
+  pthread_setname_np(pthread_self(), "memtable:link");
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_.wait(lock, [&] { return stop_ || !pending_.empty(); });
+    if (stop_) return;
+    SkipList* list = pending_.back();
+    pending_.pop_back();
+    busy_ = list;
+    lock.unlock();
+    list->LinkInBackground();
+    lock.lock();
+    busy_ = nullptr;
+    idle_.notify_all();
+  }
+}
+
+BytewiseSkipListFactory::BytewiseSkipListFactory(size_t hash_buckets, bool background_linking)
+    : hash_buckets_(hash_buckets), linker_(background_linking ? std::make_shared<SkipListLinker>() : nullptr) {}
+
 rocksdb::MemTableRep* BytewiseSkipListFactory::CreateMemTableRep(
     const rocksdb::MemTableRep::KeyComparator& /*compare: see the header*/, rocksdb::Allocator* allocator,
     const rocksdb::SliceTransform* /*prefix_extractor*/, rocksdb::Logger* /*logger*/) {
-  return new SkipList(allocator, hash_buckets_, live_memtables_);
+  return new SkipList(allocator, hash_buckets_, live_memtables_, linker_);
 }
 
 }  // namespace monotable::engine

@@ -3,12 +3,19 @@
 // (and from each entry to its user key's next older one) that answers point reads (Get) without
 // searching the list. With the index, inserts are linked into the list 32 at a time, their
 // searches overlapped (each a chain of ~30 cache misses in a full memtable), or sooner when
-// something reads the list's order.
+// something reads the list's order; by default on a linker thread of the factory's own, so that the
+// thread writing (RocksDB's write-group leader, a thread serving requests) only indexes and queues.
 //
 // Why: Debian's librocksdb is built without NDEBUG, so its InlineSkipList checks its invariants
 // with extra key comparisons on every search and insert, and each comparison goes through two
 // virtual calls and a thread-local perf counter. Point reads and writes spent 10,000-16,000
 // instructions in the memtable; this representation does the same work in a fraction of that.
+//
+// Why the linker (bench/RESULTS.md, session 18): linking was 21 % of the I/O thread's samples in
+// writes to a table with three GSIs (five memtable entries a write) and 5.5 % in 4 KB PutItems;
+// on its own thread it takes 11-15 us of CPU a 3-GSI write off the I/O thread. Four alternating
+// pairs of fresh servers: 3-GSI writes 18.7k -> 25.0k req/s (first 5 s runs) and 16.8k -> 20.4k
+// (second), 4 KB PutItems 24.2k -> 26.2k and 19.8k -> 22.0k.
 //
 // Contract:
 // - Only for column families whose comparator is rocksdb::BytewiseComparator() (user keys ordered
@@ -19,7 +26,11 @@
 // - One writer at a time (IsInsertConcurrentlySupported() is false, so the DB must be opened with
 //   allow_concurrent_memtable_write = false); any number of concurrent readers. Point reads take
 //   no lock; creating an iterator (and Contains, size estimates, MarkReadOnly) first links what
-//   the writer queued, under a mutex, when anything is queued.
+//   the writer queued, under a mutex, when anything is queued: at most 256 nodes (~1 us each).
+// - With background_linking (the default), the factory starts one thread on the first insert that
+//   fills a group and joins it when the factory and every memtable it made are gone; a memtable's
+//   destruction waits until the linker is done with it. When 256 nodes wait (the linker is behind,
+//   say on a machine whose cores are all busy), the writer links them itself.
 // - Entries and iterators live in RocksDB's arenas, as with RocksDB's own skip list; the hash
 //   buckets (8 bytes each, hash_buckets of them, 0 for none) in memory of their own that takes RAM
 //   as buckets are first used.
@@ -34,10 +45,12 @@
 
 namespace monotable::engine {
 
+class SkipListLinker;  // memtable_skiplist.cc
+
 class BytewiseSkipListFactory : public rocksdb::MemTableRepFactory {
  public:
   // 2^18 buckets: about one entry a bucket when a 64 MB memtable fills with ~250-byte items.
-  explicit BytewiseSkipListFactory(size_t hash_buckets = size_t{1} << 18) : hash_buckets_(hash_buckets) {}
+  explicit BytewiseSkipListFactory(size_t hash_buckets = size_t{1} << 18, bool background_linking = true);
 
   std::shared_ptr<const std::atomic<int>> live_memtables() const { return live_memtables_; }
 
@@ -51,6 +64,7 @@ class BytewiseSkipListFactory : public rocksdb::MemTableRepFactory {
 
  private:
   size_t hash_buckets_;
+  std::shared_ptr<SkipListLinker> linker_;  // nullptr without background linking
   std::shared_ptr<std::atomic<int>> live_memtables_ = std::make_shared<std::atomic<int>>(0);
 };
 
