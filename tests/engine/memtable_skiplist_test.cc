@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <iterator>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -88,6 +89,18 @@ class MemtableSkipListTest : public ::testing::TestWithParam<Layout> {
     }
     EXPECT_TRUE(it->status().ok());
     return out;
+  }
+
+  // Puts key_of(0), key_of(1), ... key_of(count - 1) from a thread of its own, `published` counting
+  // the puts done; stops at the first failure, setting `failed`.
+  std::thread PublishingWriter(std::function<std::string(int)> key_of, int count, std::string value,
+                               std::atomic<int>& published, std::atomic<bool>& failed) {
+    return std::thread([this, key_of = std::move(key_of), count, value = std::move(value), &published, &failed] {
+      for (int i = 0; i < count && !failed; ++i) {
+        if (!db_->Put(rocksdb::WriteOptions(), key_of(i), value).ok()) failed = true;
+        published.store(i + 1, std::memory_order_release);
+      }
+    });
   }
 
   std::filesystem::path dir_;
@@ -283,12 +296,7 @@ TEST_P(MemtableSkipListTest, IteratorsFindEveryWriteFinishedBeforeThem) {
   std::atomic<int> published{0};
   std::atomic<bool> failed{false};
   auto key_of = [](int i) { return "s" + std::to_string(static_cast<uint32_t>(i) * 2654435761u); };
-  std::thread writer([&] {
-    for (int i = 0; i < kKeys && !failed; ++i) {
-      if (!db_->Put(rocksdb::WriteOptions(), key_of(i), "v").ok()) failed = true;
-      published.store(i + 1, std::memory_order_release);
-    }
-  });
+  std::thread writer = PublishingWriter(key_of, kKeys, "v", published, failed);
   auto reader = [&](unsigned seed) {
     std::mt19937 rng(seed);
     while (published.load(std::memory_order_acquire) < kKeys && !failed) {
@@ -353,12 +361,7 @@ TEST_P(SmallMemtablesTest, MemtablesComeAndGoWhileTheirNodesAreLinked) {
   std::atomic<int> published{0};
   std::atomic<bool> failed{false};
   auto key_of = [](int i) { return "m" + std::to_string(static_cast<uint32_t>(i) * 2654435761u); };
-  std::thread writer([&] {
-    for (int i = 0; i < kKeys && !failed; ++i) {
-      if (!db_->Put(rocksdb::WriteOptions(), key_of(i), std::string(100, 'v')).ok()) failed = true;
-      published.store(i + 1, std::memory_order_release);
-    }
-  });
+  std::thread writer = PublishingWriter(key_of, kKeys, std::string(100, 'v'), published, failed);
   std::thread reader([&] {
     std::mt19937 rng(5);
     while (published.load(std::memory_order_acquire) < kKeys && !failed) {
