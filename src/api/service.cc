@@ -292,7 +292,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     }
   } shrink_large{buffer};
   JsonWriter writer(buffer);
-  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr};
+  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}};
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
   if (result.ok()) result = op->run(ctx);
   if (!result.ok()) return with_cors(Error(result, ctx.error_details));

@@ -64,7 +64,9 @@ TEST(LargeCopy, WrappedMemcpyCopiesAtOffsetsInAndAroundTheSlowWindow) {
       char* to = dst.data() + delta;
       EXPECT_EQ(memcpy_call(to, src.data(), n), to);
       ASSERT_EQ(std::memcmp(to, src.data(), n), 0) << n << " " << delta;
-      if (delta > 0) ASSERT_EQ(dst[delta - 1], '\x11');
+      if (delta > 0) {
+        ASSERT_EQ(dst[delta - 1], '\x11');
+      }
       ASSERT_EQ(dst[delta + n], '\x11');
     }
   }

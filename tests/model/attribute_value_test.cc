@@ -102,7 +102,9 @@ TEST(ItemCodec, SurvivesGarbage) {
       junk.push_back(static_cast<char>(state >> 56));
     }
     auto decoded = DecodeItem(junk);  // must not crash; either result is fine
-    if (decoded.ok()) EXPECT_EQ(DecodeItem(EncodeItem(*decoded)).ok(), true);
+    if (decoded.ok()) {
+      EXPECT_EQ(DecodeItem(EncodeItem(*decoded)).ok(), true);
+    }
   }
 }
 
@@ -128,7 +130,7 @@ class RebuildVisitor : public EncodedItemVisitor {
   }
   void Boolean(bool value) override { Put(AttributeValue::Bool(value)); }
   void Null() override { Put(AttributeValue::Null()); }
-  void Begin(AttrType type, uint64_t) override { stack_.push_back({type, name_}); }
+  void Begin(AttrType type, uint64_t) override { stack_.push_back({type, name_, {}, {}, {}, {}}); }
   void End(AttrType type) override {
     Frame f = std::move(stack_.back());
     stack_.pop_back();
@@ -260,7 +262,9 @@ TEST(EncodedItem, SizeMatchesDecodingOnRandomItemsAndDamage) {
       auto visited = VisitEncodedItemSized(bad, ignoring);
       ASSERT_EQ(decoded.ok(), measured.ok()) << "item " << i << " damage " << damage;
       ASSERT_EQ(visited.ok(), measured.ok()) << "item " << i << " damage " << damage;
-      if (measured.ok()) EXPECT_EQ(*measured, *visited);
+      if (measured.ok()) {
+        EXPECT_EQ(*measured, *visited);
+      }
     }
   }
 }

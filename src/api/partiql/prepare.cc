@@ -156,7 +156,7 @@ Result<SortPick> PickSort(const std::vector<const pq::Expr*>& conjuncts, const s
       if (left == right) continue;
       MT_ASSIGN_OR_RETURN(auto v, value(e.args[left ? 1 : 0]));
       if (!v) continue;
-      table::SortOp op;
+      table::SortOp op = table::SortOp::kNone;  // every comparison sets it or continues
       switch (e.compare) {
         case pq::CompareOp::kEq:
           if (pick.equal.empty()) pick.equal.push_back(std::move(*v));
