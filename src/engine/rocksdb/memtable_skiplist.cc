@@ -219,10 +219,11 @@ class SkipList final : public rocksdb::MemTableRep {
     if (!Index(node, key)) return false;
     // The queue has room once its oldest nodes are linked: drained_ counts what was linked.
     const uint64_t queued = queued_.load(std::memory_order_relaxed);
-    const uint64_t waiting = queued - drained_.load(std::memory_order_acquire);
+    uint64_t waiting = queued - drained_.load(std::memory_order_acquire);
     if (waiting >= (linker_ != nullptr ? kQueue : kGroup)) {
       std::lock_guard lock(link_mutex_);
       LinkQueued();
+      waiting = 0;
     }
     queue_[queued % kQueue] = node;
     // Sequentially consistent with the linker's clearing of scheduled_ and its reading of queued_
