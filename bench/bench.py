@@ -76,10 +76,20 @@ class Client:
 
 
 class Server:
-    def __init__(self, name, argv, port, env=None):
-        self.name, self.port = name, port
-        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    def __init__(self, name, argv, port, env=None, log=None):
+        """log: a file for the server's standard error (otherwise discarded)."""
+        self.name, self.port, self.log = name, port, log
+        err = open(log, "wb") if log else subprocess.DEVNULL
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        if log:
+            err.close()
         wait_http(port)
+
+    def log_lines(self):
+        if not self.log:
+            return []
+        with open(self.log, errors="replace") as f:
+            return [line.rstrip("\n") for line in f]
 
     def rss_kb(self):
         with open(f"/proc/{self.proc.pid}/status") as f:
@@ -346,7 +356,8 @@ def main():
     servers = {}
     try:
         servers["monotable"] = Server("monotable", [args.binary, "serve", "--port", str(mt_port := free_port()),
-                                                    "--data", os.path.join(workdir, "mt")], mt_port)
+                                                    "--data", os.path.join(workdir, "mt")], mt_port,
+                                      log=os.path.join(workdir, "monotable.log"))
         if not args.skip_dynalite:
             cli = ensure_dynalite()
             servers["dynalite"] = Server("dynalite", ["node", cli, "--port", str(dl_port := free_port())], dl_port)
@@ -437,6 +448,9 @@ def main():
             big_row["scan_s"], big_row["scan_items"] = full_scan(srv.port, "bench_big")
             results["big"][t] = big_row
         results["bulk_batchwrite_items_per_s"] = {t: rows["BatchWriteItem x25"][t]["rps"] * 25 for t in targets}
+        # What the server said during the run: RocksDB's warnings (a write stall or stop among them)
+        # explain a tail that the figures alone do not.
+        results["monotable_log"] = servers["monotable"].log_lines()
     finally:
         for s in servers.values():
             s.stop()
@@ -529,6 +543,9 @@ def report(r, targets):
          lambda m, d: d["scan_s"] / m["scan_s"])
     line("full Scan, items/s", lambda b: fmt(b["scan_items"] / b["scan_s"]),
          lambda m, d: (m["scan_items"] / m["scan_s"]) / (d["scan_items"] / d["scan_s"]))
+    log = r.get("monotable_log", [])
+    print(f"\nmonotable's standard error during the run: {len(log)} line{'' if len(log) == 1 else 's'}" +
+          "".join(f"\n    {line}" for line in log[:20]) + ("\n    ..." if len(log) > 20 else ""))
     print("\nFull scan of 10k items: " + ", ".join(f"{t} {s:.3f} s ({c:,} items)" for t, (s, c) in r["scan_10k"].items()))
 
 
