@@ -282,10 +282,14 @@ class JsonRecordWriter : public EncodedItemVisitor {
     }
     if (!member) w_.Raw("}");
   }
-  void Num(const Number& number) override {
+  void Num(const StoredNumber& number) override {
     const bool member = StartValue();
     if (!member) w_.Raw(R"({"N":)");
-    w_.RawString(number.ToString());
+    char text[StoredNumber::kMaxTextBytes + 2];  // quoted; a number's text has nothing to escape
+    text[0] = '"';
+    const size_t length = number.WriteText(text + 1);
+    text[length + 1] = '"';
+    w_.Raw({text, length + 2});
     if (!member) w_.Raw("}");
   }
   void Boolean(bool value) override {

@@ -1,5 +1,7 @@
 #include "model/item_codec.h"
 
+#include <optional>
+
 namespace monotable {
 namespace {
 
@@ -91,15 +93,22 @@ class Reader {
   }
 
   uint64_t NumSize() {
-    auto size = Number::OrderedKeyStorageSize(in_);
-    if (!size.ok()) return Fail();
-    return *size;
+    auto n = StoredNumber::Read(in_);
+    if (!n.ok()) return Fail();
+    return n->StorageSize();
   }
 
   Number Num() {
-    auto n = Number::DecodeOrderedKey(in_);
+    auto n = StoredNumber::Read(in_);
     if (!n.ok()) return Fail(), Number();
-    return std::move(n).value();
+    return n->Decode();
+  }
+
+  // An N value for a visitor: checked, not decoded. (Only used when ok_.)
+  std::optional<StoredNumber> StoredNum() {
+    auto n = StoredNumber::Read(in_);
+    if (!n.ok()) return Fail(), std::nullopt;
+    return *n;
   }
 
   // Guards against counts that cannot fit in the remaining bytes (each element takes >= 1 byte).
@@ -189,8 +198,7 @@ class Reader {
         return;
       }
       case AttrType::kN: {
-        Number n = Num();
-        if (ok_) v.Num(n);
+        if (auto n = StoredNum()) v.Num(*n);
         return;
       }
       case AttrType::kBool: {
@@ -216,8 +224,7 @@ class Reader {
           } else if (type == AttrType::kL) {
             Visit(depth + 1, v);
           } else if (type == AttrType::kNS) {
-            Number member = Num();
-            if (ok_) v.Num(member);
+            if (auto member = StoredNum()) v.Num(*member);
           } else {
             std::string_view member = BytesView();
             if (ok_) v.Bytes(type == AttrType::kSS ? AttrType::kS : AttrType::kB, member);
@@ -290,7 +297,7 @@ class SizeVisitor : public EncodedItemVisitor {
 
   void Name(std::string_view name) override { size += name.size() + (depth_ > 0 ? 1 : 0); }
   void Bytes(AttrType, std::string_view bytes) override { Element(bytes.size()); }
-  void Num(const Number& number) override { Element(number.StorageSize()); }
+  void Num(const StoredNumber& number) override { Element(number.StorageSize()); }
   void Boolean(bool) override { Element(1); }
   void Null() override { Element(1); }
   void Begin(AttrType type, uint64_t) override {
@@ -317,7 +324,7 @@ class SizingVisitor final : public EncodedItemVisitor {
 
   void Name(std::string_view name) override { sizer.Name(name), other_.Name(name); }
   void Bytes(AttrType type, std::string_view bytes) override { sizer.Bytes(type, bytes), other_.Bytes(type, bytes); }
-  void Num(const Number& number) override { sizer.Num(number), other_.Num(number); }
+  void Num(const StoredNumber& number) override { sizer.Num(number), other_.Num(number); }
   void Boolean(bool value) override { sizer.Boolean(value), other_.Boolean(value); }
   void Null() override { sizer.Null(), other_.Null(); }
   void Begin(AttrType type, uint64_t count) override { sizer.Begin(type, count), other_.Begin(type, count); }

@@ -33,7 +33,7 @@ class EncodedItemVisitor {
   virtual ~EncodedItemVisitor() = default;
   virtual void Name(std::string_view name) = 0;
   virtual void Bytes(AttrType type, std::string_view bytes) = 0;  // S or B (also SS/BS members)
-  virtual void Num(const Number& number) = 0;                      // N (also NS members)
+  virtual void Num(const StoredNumber& number) = 0;                // N (also NS members)
   virtual void Boolean(bool value) = 0;
   virtual void Null() = 0;
   virtual void Begin(AttrType type, uint64_t count) = 0;  // L, M, SS, BS, NS

@@ -216,22 +216,15 @@ void Number::AppendOrderedKey(std::string& out) const {
   put(kKeyTerminator);
 }
 
-namespace {
-
-// An ordered key at the front of `in`, checked as DecodeOrderedKey requires: zero or not, its sign
-// and exponent, how many significant digits its pair bytes hold, and its length in bytes.
-struct OrderedKeyParts {
-  bool zero;
-  bool negative;
-  int64_t exponent;
-  size_t digits;
-  size_t length;
-};
-
-Result<OrderedKeyParts> ScanOrderedKey(std::string_view in) {
+Result<StoredNumber> StoredNumber::Read(std::string_view& in) {
   if (in.empty()) return Corrupt("empty");
+  StoredNumber n;
   const auto cls = static_cast<uint8_t>(in[0]);
-  if (cls == kKeyZero) return OrderedKeyParts{true, false, 0, 0, 1};
+  if (cls == kKeyZero) {
+    n.key_ = in.substr(0, 1);
+    in.remove_prefix(1);
+    return n;
+  }
   if (cls != kKeyNegative && cls != kKeyPositive) return Corrupt("bad class byte");
   const uint8_t mask = cls == kKeyNegative ? 0xFF : 0x00;
   auto byte_at = [&](size_t i) { return static_cast<uint8_t>(static_cast<uint8_t>(in[i]) ^ mask); };
@@ -255,38 +248,80 @@ Result<OrderedKeyParts> ScanOrderedKey(std::string_view in) {
     --digits;
     if (last / 10 == 0) return Corrupt("non-canonical digits");
   }
-  return OrderedKeyParts{false, cls == kKeyNegative, exponent, digits, pos + 1};
-}
-
-}  // namespace
-
-Result<Number> Number::DecodeOrderedKey(std::string_view& in) {
-  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in));
-  Number n;
-  if (!parts.zero) {
-    const uint8_t mask = parts.negative ? 0xFF : 0x00;
-    n.negative_ = parts.negative;
-    n.exponent_ = static_cast<int32_t>(parts.exponent);
-    n.digits_.reserve(parts.digits + 1);
-    for (size_t pos = 3; pos + 1 < parts.length; ++pos) {
-      const uint8_t pair = (static_cast<uint8_t>(in[pos]) ^ mask) - 1;
-      n.digits_.push_back(static_cast<char>('0' + pair / 10));
-      n.digits_.push_back(static_cast<char>('0' + pair % 10));
-    }
-    n.digits_.resize(parts.digits);
-  }
-  in.remove_prefix(parts.length);
+  n.key_ = in.substr(0, pos + 1);
+  n.zero_ = false;
+  n.negative_ = cls == kKeyNegative;
+  n.exponent_ = static_cast<int32_t>(exponent);
+  n.digits_ = static_cast<uint32_t>(digits);
+  in.remove_prefix(pos + 1);
   return n;
 }
 
+size_t StoredNumber::WriteDigits(char* out) const {
+  const uint8_t mask = negative_ ? 0xFF : 0x00;
+  char* p = out;
+  for (size_t pos = 3; pos + 1 < key_.size(); ++pos) {
+    const uint8_t pair = (static_cast<uint8_t>(key_[pos]) ^ mask) - 1;
+    *p++ = static_cast<char>('0' + pair / 10);
+    *p++ = static_cast<char>('0' + pair % 10);
+  }
+  return digits_;  // an odd count's padding digit was written past the end
+}
+
+Number StoredNumber::Decode() const {
+  Number n;
+  if (zero_) return n;
+  char digits[kMaxDigits + 2];
+  n.negative_ = negative_;
+  n.exponent_ = exponent_;
+  n.digits_.assign(digits, WriteDigits(digits));
+  return n;
+}
+
+size_t StoredNumber::StorageSize() const {
+  if (zero_) return 1;
+  // Number::StorageSize's rule, from the exponent and the digit count.
+  const int64_t first_pos = int64_t{exponent_} - 1;
+  const int64_t last_pos = int64_t{exponent_} - digits_;
+  return static_cast<size_t>(1 + FloorDiv2(first_pos) - FloorDiv2(last_pos) + 1 + (negative_ ? 1 : 0));
+}
+
+size_t StoredNumber::WriteText(char* out) const {
+  if (zero_) {
+    out[0] = '0';
+    return 1;
+  }
+  // Number::ToString's layouts: 0.000ddd, ddd000, dd.d
+  char digits[kMaxDigits + 2];
+  const size_t len = WriteDigits(digits);
+  char* p = out;
+  if (negative_) *p++ = '-';
+  if (exponent_ <= 0) {
+    *p++ = '0';
+    *p++ = '.';
+    p = std::fill_n(p, -exponent_, '0');
+    p = std::copy_n(digits, len, p);
+  } else if (static_cast<size_t>(exponent_) >= len) {
+    p = std::copy_n(digits, len, p);
+    p = std::fill_n(p, static_cast<size_t>(exponent_) - len, '0');
+  } else {
+    p = std::copy_n(digits, exponent_, p);
+    *p++ = '.';
+    p = std::copy_n(digits + exponent_, len - static_cast<size_t>(exponent_), p);
+  }
+  return static_cast<size_t>(p - out);
+}
+
+static_assert(StoredNumber::kMaxTextBytes >= 1 + 2 + -kMinExponent + kMaxDigits);
+
+Result<Number> Number::DecodeOrderedKey(std::string_view& in) {
+  MT_ASSIGN_OR_RETURN(StoredNumber n, StoredNumber::Read(in));
+  return n.Decode();
+}
+
 Result<size_t> Number::OrderedKeyStorageSize(std::string_view& in) {
-  MT_ASSIGN_OR_RETURN(OrderedKeyParts parts, ScanOrderedKey(in));
-  in.remove_prefix(parts.length);
-  if (parts.zero) return size_t{1};
-  // StorageSize's rule, from the exponent and the digit count.
-  const int64_t first_pos = parts.exponent - 1;
-  const int64_t last_pos = parts.exponent - static_cast<int64_t>(parts.digits);
-  return static_cast<size_t>(1 + FloorDiv2(first_pos) - FloorDiv2(last_pos) + 1 + (parts.negative ? 1 : 0));
+  MT_ASSIGN_OR_RETURN(StoredNumber n, StoredNumber::Read(in));
+  return n.StorageSize();
 }
 
 }  // namespace monotable

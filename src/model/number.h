@@ -56,6 +56,8 @@ class Number {
   static Result<size_t> OrderedKeyStorageSize(std::string_view& in);
 
  private:
+  friend class StoredNumber;
+
   // Builds a normalised Number from value = (negative ? -1 : 1) * 0.<digits> * 10^exponent, where
   // digits may carry leading/trailing zeros, then applies DynamoDB's range and precision checks.
   static Result<Number> Make(bool negative, std::string_view digits, int64_t exponent);
@@ -65,6 +67,34 @@ class Number {
   bool negative_ = false;
   std::string digits_;
   int32_t exponent_ = 0;
+};
+
+// A number as stored (AppendOrderedKey's bytes), checked as DecodeOrderedKey checks but not
+// decoded: a walk over stored items takes its size and its text straight from the bytes.
+class StoredNumber {
+ public:
+  // ToString()'s longest text: a sign, "0.", 129 zeros and 38 digits (-0.1...1E-129 with 38 ones).
+  static constexpr size_t kMaxTextBytes = 176;
+
+  // The ordered key at the front of `in` (a corrupt one fails as DecodeOrderedKey does); advances
+  // the view past it.
+  static Result<StoredNumber> Read(std::string_view& in);
+
+  Number Decode() const;
+  size_t StorageSize() const;  // Decode().StorageSize()
+  // Decode().ToString(), written to `out` (kMaxTextBytes or more); returns its length.
+  size_t WriteText(char* out) const;
+
+ private:
+  StoredNumber() = default;
+  // The significant digits, '0'-'9', into out (40 or more); returns how many.
+  size_t WriteDigits(char* out) const;
+
+  std::string_view key_;  // the whole ordered key
+  bool zero_ = true;
+  bool negative_ = false;
+  int32_t exponent_ = 0;
+  uint32_t digits_ = 0;  // significant digits
 };
 
 }  // namespace monotable

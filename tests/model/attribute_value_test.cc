@@ -121,12 +121,12 @@ class RebuildVisitor : public EncodedItemVisitor {
     }
     Put(type == AttrType::kS ? AttributeValue::S(std::string(bytes)) : AttributeValue::B(std::string(bytes)));
   }
-  void Num(const Number& number) override {
+  void Num(const StoredNumber& number) override {
     if (!stack_.empty() && stack_.back().type == AttrType::kNS) {
-      stack_.back().numbers.push_back(number);
+      stack_.back().numbers.push_back(number.Decode());
       return;
     }
-    Put(AttributeValue::N(number));
+    Put(AttributeValue::N(number.Decode()));
   }
   void Boolean(bool value) override { Put(AttributeValue::Bool(value)); }
   void Null() override { Put(AttributeValue::Null()); }
@@ -234,7 +234,7 @@ class IgnoringVisitor final : public EncodedItemVisitor {
  public:
   void Name(std::string_view) override {}
   void Bytes(AttrType, std::string_view) override {}
-  void Num(const Number&) override {}
+  void Num(const StoredNumber&) override {}
   void Boolean(bool) override {}
   void Null() override {}
   void Begin(AttrType, uint64_t) override {}

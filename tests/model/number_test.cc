@@ -542,5 +542,35 @@ TEST(NumberOrderedKeyTest, StorageSizeWithoutDecodingMatchesDecoding) {
   }
 }
 
+// StoredNumber: the text, size and number of a stored key, taken from its bytes, are the decoded
+// number's.
+TEST(NumberOrderedKeyTest, StoredNumberTextAndSizeMatchTheDecodedNumber) {
+  std::mt19937_64 rng(13);
+  const std::string longest = "-1." + std::string(37, '1') + "e-130";  // "-0." 129 zeros, 38 ones
+  std::vector<Number> nums = {Number(), N("1"), N("-1"), N("1e-130"), N("-1e-130"), N(kMax), N("-" + kMax),
+                              N("0.5"), N("-100"), N("10"), N("0.01"), N("123.45"), N("-0.000120"),
+                              N("1e125"), N(longest), N("12345678901234567890123456789012345678"),
+                              N("1234567890123456789012345678901234567.8"), N("5e37"), N("-7.5")};
+  for (int i = 0; i < 5000; ++i) nums.push_back(RandomNumber(rng));
+  for (const auto& n : nums) {
+    std::string key = Key(n) + "tail";
+    std::string_view view = key;
+    auto stored = StoredNumber::Read(view);
+    ASSERT_TRUE(stored.ok()) << n.ToString();
+    EXPECT_EQ(view, "tail");
+    char text[StoredNumber::kMaxTextBytes];
+    const size_t length = stored->WriteText(text);
+    ASSERT_LE(length, StoredNumber::kMaxTextBytes);
+    EXPECT_EQ(std::string(text, length), n.ToString());
+    EXPECT_EQ(stored->StorageSize(), n.StorageSize()) << n.ToString();
+    EXPECT_EQ(stored->Decode(), n);
+    EXPECT_EQ(stored->Decode().ToString(), n.ToString());
+  }
+  char text[StoredNumber::kMaxTextBytes];
+  std::string key = Key(N(longest));
+  std::string_view view = key;
+  EXPECT_EQ(StoredNumber::Read(view)->WriteText(text), 170u);
+}
+
 }  // namespace
 }  // namespace monotable
