@@ -512,12 +512,24 @@ TEST(NumberOrderedKeyTest, RandomGarbageNeverCrashesAndDecodesCanonically) {
 
 // OrderedKeyStorageSize: the size DecodeOrderedKey(...)->StorageSize() gives, with the same checks
 // and the same advance, on keys and on garbage.
+// A number with ToString()'s longest text: "-0.", 129 zeros and 38 ones.
+const std::string kLongestText = "-1." + std::string(37, '1') + "e-130";
+
+// Zero, the range's ends, the longest text, integers and fractions of every shape, then `randoms`
+// random numbers.
+std::vector<Number> SampleNumbers(uint64_t seed, int randoms) {
+  std::mt19937_64 rng(seed);
+  std::vector<Number> nums = {Number(), N("1"), N("-1"), N("1e-130"), N("-1e-130"), N(kMax), N("-" + kMax),
+                              N("0.5"), N("-100"), N("10"), N("0.01"), N("123.45"), N("-0.000120"),
+                              N("1e125"), N(kLongestText), N("12345678901234567890123456789012345678"),
+                              N("1234567890123456789012345678901234567.8"), N("5e37"), N("-7.5")};
+  for (int i = 0; i < randoms; ++i) nums.push_back(RandomNumber(rng));
+  return nums;
+}
+
 TEST(NumberOrderedKeyTest, StorageSizeWithoutDecodingMatchesDecoding) {
   std::mt19937_64 rng(11);
-  std::vector<Number> nums = {Number(), N("1"), N("-1"), N("1e-130"), N("-1e-130"), N(kMax), N("-" + kMax),
-                              N("0.5"), N("-100"), N("10"), N("0.01"), N("123.45")};
-  for (int i = 0; i < 3000; ++i) nums.push_back(RandomNumber(rng));
-  for (const auto& n : nums) {
+  for (const auto& n : SampleNumbers(12, 3000)) {
     std::string key = Key(n) + "tail";
     std::string_view view = key;
     auto size = Number::OrderedKeyStorageSize(view);
@@ -545,14 +557,7 @@ TEST(NumberOrderedKeyTest, StorageSizeWithoutDecodingMatchesDecoding) {
 // StoredNumber: the text, size and number of a stored key, taken from its bytes, are the decoded
 // number's.
 TEST(NumberOrderedKeyTest, StoredNumberTextAndSizeMatchTheDecodedNumber) {
-  std::mt19937_64 rng(13);
-  const std::string longest = "-1." + std::string(37, '1') + "e-130";  // "-0." 129 zeros, 38 ones
-  std::vector<Number> nums = {Number(), N("1"), N("-1"), N("1e-130"), N("-1e-130"), N(kMax), N("-" + kMax),
-                              N("0.5"), N("-100"), N("10"), N("0.01"), N("123.45"), N("-0.000120"),
-                              N("1e125"), N(longest), N("12345678901234567890123456789012345678"),
-                              N("1234567890123456789012345678901234567.8"), N("5e37"), N("-7.5")};
-  for (int i = 0; i < 5000; ++i) nums.push_back(RandomNumber(rng));
-  for (const auto& n : nums) {
+  for (const auto& n : SampleNumbers(13, 5000)) {
     std::string key = Key(n) + "tail";
     std::string_view view = key;
     auto stored = StoredNumber::Read(view);
@@ -567,7 +572,7 @@ TEST(NumberOrderedKeyTest, StoredNumberTextAndSizeMatchTheDecodedNumber) {
     EXPECT_EQ(stored->Decode().ToString(), n.ToString());
   }
   char text[StoredNumber::kMaxTextBytes];
-  std::string key = Key(N(longest));
+  std::string key = Key(N(kLongestText));
   std::string_view view = key;
   EXPECT_EQ(StoredNumber::Read(view)->WriteText(text), 170u);
 }
