@@ -2,13 +2,14 @@
 """monotable benchmark harness: the same workloads against monotable, dynalite and an nginx
 fixed-reply server, in one run, side by side.
 
-    bench/bench.py                 # full run (about 12 minutes on 2 cores)
+    bench/bench.py                 # full run (about 13 minutes on 2 cores)
     bench/bench.py --quick         # short durations, smaller data (about 3 minutes)
 
 Prints a Markdown table (throughput, p50/p99 latency, ratio to dynalite) plus start-up time,
 idle RSS, bulk-load rate, and for a large table (1M items) on each server its load rate, RSS (and
-monotable's disk), Query latency against a small table's, and a full Scan. Needs wrk and nginx (Debian packages) and npm (dynalite is installed into
-bench/.deps on first use).
+monotable's disk), Query latency against a small table's, and a full Scan; then what monotable
+wrote to its standard error. Needs wrk and nginx (Debian packages) and npm (dynalite is installed
+into bench/.deps on first use).
 """
 import argparse
 import http.client

@@ -104,7 +104,7 @@ class Reader {
     return n->Decode();
   }
 
-  // An N value for a visitor: checked, not decoded. (Only used when ok_.)
+  // An N value for a visitor: checked, not decoded; nullopt, the reader failed, when corrupt.
   std::optional<StoredNumber> StoredNum() {
     auto n = StoredNumber::Read(in_);
     if (!n.ok()) return Fail(), std::nullopt;

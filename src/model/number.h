@@ -19,6 +19,9 @@
 // - AppendOrderedKey() writes a self-delimiting, order-preserving byte encoding: for any a, b,
 //   memcmp order of encodings == numeric order, and encodings of equal numbers are identical.
 //   DecodeOrderedKey() reads one back and advances the view past it.
+// - StoredNumber::Read() checks an ordered key as DecodeOrderedKey does without decoding it; its
+//   StorageSize(), WriteText() and Decode() give the decoded number's size, text and value. It views
+//   the bytes it was read from, so it lives no longer than they do.
 #pragma once
 
 #include <compare>
@@ -70,7 +73,8 @@ class Number {
 };
 
 // A number as stored (AppendOrderedKey's bytes), checked as DecodeOrderedKey checks but not
-// decoded: a walk over stored items takes its size and its text straight from the bytes.
+// decoded: a walk over stored items takes its size and its text straight from the bytes. A view:
+// valid while the bytes it was read from are.
 class StoredNumber {
  public:
   // ToString()'s longest text: a sign, "0.", 129 zeros and 38 digits (-0.1...1E-129 with 38 ones).
