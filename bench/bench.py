@@ -285,29 +285,14 @@ def du_mb(path):
     return total / 1e6
 
 
-def scanned_count(port, table, **request):
-    """Items a full Scan of the table returns, page after page (request: extra Scan parameters)."""
-    c = Client(port)
-    start, count = None, 0
-    while True:
-        body = {"TableName": table, **request}
-        if start:
-            body["ExclusiveStartKey"] = start
-        resp = c.call("Scan", body)
-        count += resp["Count"]
-        start = resp.get("LastEvaluatedKey")
-        if not start:
-            return count
-
-
 def count_items(port, table):
     """Items in a table, counted by Scan with Select COUNT (one page per MB scanned)."""
-    return scanned_count(port, table, Select="COUNT")
+    return full_scan(port, table, Select="COUNT")[1]
 
 
-def full_scan(port, table):
+def full_scan(port, table, **request):
     """A full sequential Scan of a table over one keep-alive connection, page after page: seconds and
-    items returned. The client reads each page's Count and LastEvaluatedKey without parsing its
+    items returned (request: extra Scan parameters, e.g. Select). The client reads each page's Count and LastEvaluatedKey without parsing its
     items (json.loads of a 1 MB page took longer than the server needed to build it, so a parsing
     client timed itself); the benchmark's items have no attribute of either name."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
@@ -316,7 +301,7 @@ def full_scan(port, table):
     start, count = None, 0
     t0 = time.time()
     while True:
-        body = {"TableName": table}
+        body = {"TableName": table, **request}
         if start:
             body["ExclusiveStartKey"] = start
         conn.request("POST", "/", body=json.dumps(body), headers=headers)

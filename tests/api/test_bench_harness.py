@@ -36,6 +36,7 @@ def test_load_then_full_scan_over_several_pages(server, ddb, bench):
     seconds, count = bench.full_scan(server.port, name)
     assert count == len(items)
     assert seconds > 0
+    assert bench.count_items(server.port, name) == len(items)
 
 
 def test_full_scan_of_items_whose_values_quote_the_page_members(server, ddb, bench):
