@@ -120,10 +120,8 @@ std::optional<std::string> LatestCache::Lookup(std::string_view key, uint64_t* t
   auto [shard, hash] = PlaceOf(key);
   std::lock_guard lock(shard->mutex);
   Slot* slot = Find(*shard, key, hash);
-  if (slot == nullptr) {
-    *token = shard->version;
-    return std::nullopt;
-  }
+  *token = shard->version;
+  if (slot == nullptr) return std::nullopt;
   slot->marked = 1;
   return std::string(slot->entry->value());
 }

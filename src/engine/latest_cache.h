@@ -8,9 +8,9 @@
 //   the latest committed one: writers call BeginWrite before applying a write and EndWrite after
 //   it, and from BeginWrite on the key is not cached again until its shard has no write in
 //   flight; so a hit never returns a value older than what the engine would return at that time.
-// - A miss sets `token` (taken BEFORE the caller reads the engine); Fill(key, token, value) then
-//   caches what was read, unless any write began or ended on the key's shard since the token, or
-//   one is still in flight.
+// - Lookup also sets `token` (taken BEFORE the caller reads the engine, on a miss or a hit);
+//   Fill(key, token, value) then caches what was read, unless any write began or ended on the key's
+//   shard since the token, or one is still in flight.
 // - Only present values are cached (absent keys are not: writes of new keys read them once each).
 // - BeginWriteAll/EndWriteAll bracket writes whose keys are not listed (range deletions).
 // - Memory: at most `capacity_bytes` of keys and values (plus per-entry overhead); when a shard is

@@ -21,6 +21,7 @@
 
 #include "engine/guarded_commit.h"
 #include "engine/latest_cache.h"
+#include "engine/range_cache.h"
 #include "engine/rocksdb/crc32c_hardware.h"
 #include "engine/rocksdb/fresh_creation.h"
 #include "engine/rocksdb/give_way_collector.h"
@@ -209,14 +210,15 @@ class RocksDbEngine : public Engine, public DeferredLog {
  public:
   // `creation`, when valid, makes a newly created directory durable (fresh_creation.h): writes
   // wait for it.
-  RocksDbEngine(DbPtr db, bool sync, std::shared_future<Status> creation)
+  RocksDbEngine(DbPtr db, const EngineOptions& options, std::shared_future<Status> creation)
       : db_(std::move(db)),
         creation_(std::move(creation)),
         creation_durable_(!creation_.valid()),
         latest_(kLatestCacheBytes),
+        ranges_(kRangeCacheBytes, options.group_prefix_bytes),
         committer_([this](std::string_view key) { return GetForWrite(key); },
                    [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
-    write_options_.sync = sync;
+    write_options_.sync = options.sync;
   }
 
   std::shared_ptr<const Snapshot> GetSnapshot() override {
@@ -248,6 +250,12 @@ class RocksDbEngine : public Engine, public DeferredLog {
                                         std::shared_ptr<const Snapshot> snapshot) override {
     auto snap = std::dynamic_pointer_cast<const RocksSnapshot>(snapshot);
     if (snap != nullptr && snap->db() != db_.get()) snap = nullptr;
+    if (snap == nullptr && ranges_.Cacheable(lower, upper)) {
+      uint64_t token = 0;
+      if (auto cached = ranges_.Lookup(lower, upper, &token)) return cached;
+      auto inner = std::make_unique<RocksIterator>(db_, nullptr, lower, upper);  // after the token
+      return ranges_.Recording(std::move(inner), std::move(lower), std::move(upper), token);
+    }
     return std::make_unique<RocksIterator>(db_, std::move(snap), std::move(lower),
                                            std::move(upper));
   }
@@ -261,7 +269,9 @@ class RocksDbEngine : public Engine, public DeferredLog {
     if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
     MT_RETURN_IF_ERROR(AwaitCreation());
     latest_.BeginWriteAll();
+    ranges_.BeginWriteAll();
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
+    ranges_.EndWriteAll();
     latest_.EndWriteAll();
     return s.ok() ? LogWritten() : s;
   }
@@ -295,7 +305,9 @@ class RocksDbEngine : public Engine, public DeferredLog {
       keys.push_back(m.key);
     }
     latest_.BeginWrite(keys);
+    ranges_.BeginWrite(keys);
     Status s = FromRocks(db_->Write(write_options_, &wb));
+    ranges_.EndWrite(keys);
     latest_.EndWrite(keys);
     return s.ok() ? LogWritten() : s;
   }
@@ -354,13 +366,16 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return Status::Ok();
   }
 
-  // Point reads of recently read keys skip RocksDB's Get (see latest_cache.h).
+  // Point reads of recently read keys skip RocksDB's Get (see latest_cache.h), and reads of
+  // recently read small ranges within one group (a partition: Query) its iterators (range_cache.h).
   static constexpr size_t kLatestCacheBytes = 32 << 20;
+  static constexpr size_t kRangeCacheBytes = 16 << 20;
 
   DbPtr db_;
   std::shared_future<Status> creation_;  // declared after db_: destroyed (waited for) first
   std::atomic<bool> creation_durable_;
   LatestCache latest_;
+  RangeCache ranges_;
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
 };
@@ -416,7 +431,7 @@ Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) 
     }
   }
   if (!s.ok()) return FromRocks(s);
-  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options.sync, std::move(creation)));
+  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options, std::move(creation)));
 }
 
 }  // namespace monotable::engine
