@@ -73,9 +73,9 @@ class CachedIterator : public Iterator {
 // keeps what it reads; at the walk's end the range goes into the cache.
 class RecordingIterator : public Iterator {
  public:
-  RecordingIterator(RangeCache& cache, std::unique_ptr<Iterator> inner, std::string lower, std::string upper,
-                    uint64_t token)
-      : cache_(cache), inner_(std::move(inner)), lower_(std::move(lower)), upper_(std::move(upper)), token_(token) {}
+  RecordingIterator(std::shared_ptr<RangeCache> cache, std::unique_ptr<Iterator> inner, std::string lower,
+                    std::string upper, uint64_t token)
+      : cache_(std::move(cache)), inner_(std::move(inner)), lower_(std::move(lower)), upper_(std::move(upper)), token_(token) {}
 
   void SeekToFirst() override {
     inner_->SeekToFirst();
@@ -152,10 +152,10 @@ class RecordingIterator : public Iterator {
         encoded.append(p, kEntryHeader + ReadU32(p) + ReadU32(p + 4));
       }
     }
-    cache_.groups_.Fill(std::string_view(lower_).substr(0, cache_.group_bytes_), token_, encoded);
+    cache_->groups_.Fill(std::string_view(lower_).substr(0, cache_->group_bytes_), token_, encoded);
   }
 
-  RangeCache& cache_;
+  std::shared_ptr<RangeCache> cache_;
   std::unique_ptr<Iterator> inner_;
   std::string lower_, upper_;
   uint64_t token_;
@@ -185,9 +185,10 @@ std::unique_ptr<Iterator> RangeCache::Lookup(std::string_view lower, std::string
   return std::make_unique<CachedIterator>(std::move(*encoded), entries_offset, lower, upper);
 }
 
-std::unique_ptr<Iterator> RangeCache::Recording(std::unique_ptr<Iterator> inner, std::string lower,
-                                                std::string upper, uint64_t token) {
-  return std::make_unique<RecordingIterator>(*this, std::move(inner), std::move(lower), std::move(upper), token);
+std::unique_ptr<Iterator> RangeCache::Recording(std::shared_ptr<RangeCache> cache, std::unique_ptr<Iterator> inner,
+                                                std::string lower, std::string upper, uint64_t token) {
+  return std::make_unique<RecordingIterator>(std::move(cache), std::move(inner), std::move(lower), std::move(upper),
+                                             token);
 }
 
 std::vector<std::string_view> RangeCache::GroupsOf(const std::vector<std::string_view>& keys) const {

@@ -13,7 +13,7 @@
 //   BeginWrite with their keys before applying a write and EndWrite after it, which drops the
 //   cached range of each key's group, and no range of the shard is cached again until its shard
 //   has no write in flight (LatestCache's protocol, keyed by group prefix).
-// - Recording(inner, lower, upper, token) wraps the caller's iterator over [lower, upper) (created
+// - Recording(cache, inner, lower, upper, token) wraps the caller's iterator over [lower, upper) (created
 //   after the token was taken, reading the latest state): a walk of the whole range, SeekToFirst
 //   then Next until it is not Valid (or SeekToLast then Prev), caches what it read when the range
 //   holds at most kMaxRangeBytes, unless a write on the group's shard began or ended since the
@@ -44,8 +44,9 @@ class RangeCache {
 
   bool Cacheable(std::string_view lower, std::string_view upper) const;
   std::unique_ptr<Iterator> Lookup(std::string_view lower, std::string_view upper, uint64_t* token);
-  std::unique_ptr<Iterator> Recording(std::unique_ptr<Iterator> inner, std::string lower, std::string upper,
-                                      uint64_t token);
+  // The wrapper shares ownership of the cache: iterators may outlive the engine that made them.
+  static std::unique_ptr<Iterator> Recording(std::shared_ptr<RangeCache> cache, std::unique_ptr<Iterator> inner,
+                                             std::string lower, std::string upper, uint64_t token);
 
   void BeginWrite(const std::vector<std::string_view>& keys);
   void EndWrite(const std::vector<std::string_view>& keys);

@@ -32,10 +32,10 @@ class RangeCacheTest : public ::testing::Test {
   // What the engine does: a hit, or the engine's iterator wrapped for recording.
   std::unique_ptr<Iterator> Open(const std::string& lower, const std::string& upper, bool* hit = nullptr) {
     uint64_t token = 0;
-    auto cached = cache_.Lookup(lower, upper, &token);
+    auto cached = cache_->Lookup(lower, upper, &token);
     if (hit) *hit = cached != nullptr;
     if (cached) return cached;
-    return cache_.Recording(engine_->NewIterator(lower, upper), lower, upper, token);
+    return RangeCache::Recording(cache_, engine_->NewIterator(lower, upper), lower, upper, token);
   }
 
   static KVs Walk(Iterator& it, bool backward = false) {
@@ -49,7 +49,7 @@ class RangeCacheTest : public ::testing::Test {
 
   bool Hits(const std::string& lower, const std::string& upper) {
     uint64_t token = 0;
-    return cache_.Lookup(lower, upper, &token) != nullptr;
+    return cache_->Lookup(lower, upper, &token) != nullptr;
   }
 
   KVs Direct(const std::string& lower, const std::string& upper, bool backward = false) {
@@ -58,15 +58,15 @@ class RangeCacheTest : public ::testing::Test {
   }
 
   std::unique_ptr<Engine> engine_ = NewMemoryEngine();
-  RangeCache cache_{8 << 20, kGroup};  // 128 KB a shard: the largest range fits
+  std::shared_ptr<RangeCache> cache_ = std::make_shared<RangeCache>(8 << 20, kGroup);  // 128 KB a shard: the largest range fits
 };
 
 TEST_F(RangeCacheTest, OnlyRangesWithinOneGroupAreCacheable) {
-  EXPECT_TRUE(cache_.Cacheable("g1", "g1z"));
-  EXPECT_TRUE(cache_.Cacheable("g10", "g15"));
-  EXPECT_FALSE(cache_.Cacheable("g1", "g2"));   // two groups
-  EXPECT_FALSE(cache_.Cacheable("g", "g1z"));   // a bound shorter than the group prefix
-  EXPECT_FALSE(cache_.Cacheable("g10", ""));    // no upper bound
+  EXPECT_TRUE(cache_->Cacheable("g1", "g1z"));
+  EXPECT_TRUE(cache_->Cacheable("g10", "g15"));
+  EXPECT_FALSE(cache_->Cacheable("g1", "g2"));   // two groups
+  EXPECT_FALSE(cache_->Cacheable("g", "g1z"));   // a bound shorter than the group prefix
+  EXPECT_FALSE(cache_->Cacheable("g10", ""));    // no upper bound
   EXPECT_FALSE(RangeCache(1 << 20, 0).Cacheable("g10", "g15"));  // no groups: nothing cached
 }
 
@@ -178,14 +178,14 @@ TEST_F(RangeCacheTest, RangesOverTheSizeLimitAreNotCached) {
 TEST_F(RangeCacheTest, AWriteInTheGroupDropsItsRangeAndBlocksFillsUntilItEnds) {
   Walk(*Open("g1", "g1z"));
   ASSERT_TRUE(Hits("g1", "g1z"));
-  cache_.BeginWrite({"g2a"});  // another group's key: the range stays
-  cache_.EndWrite({"g2a"});
+  cache_->BeginWrite({"g2a"});  // another group's key: the range stays
+  cache_->EndWrite({"g2a"});
   EXPECT_TRUE(Hits("g1", "g1z"));
-  cache_.BeginWrite({"g1new"});  // a new key inside the range drops it
+  cache_->BeginWrite({"g1new"});  // a new key inside the range drops it
   EXPECT_FALSE(Hits("g1", "g1z"));
   Walk(*Open("g1", "g1z"));  // read while the write is in flight: not cached
   EXPECT_FALSE(Hits("g1", "g1z"));
-  cache_.EndWrite({"g1new"});
+  cache_->EndWrite({"g1new"});
   EXPECT_FALSE(Hits("g1", "g1z"));
   Walk(*Open("g1", "g1z"));
   EXPECT_TRUE(Hits("g1", "g1z"));
@@ -194,8 +194,8 @@ TEST_F(RangeCacheTest, AWriteInTheGroupDropsItsRangeAndBlocksFillsUntilItEnds) {
 TEST_F(RangeCacheTest, AWriteBetweenTheTokenAndTheWalksEndPreventsTheFill) {
   auto it = Open("g1", "g1z");  // token taken, iterator created
   it->SeekToFirst();
-  cache_.BeginWrite({"g1x"});
-  cache_.EndWrite({"g1x"});
+  cache_->BeginWrite({"g1x"});
+  cache_->EndWrite({"g1x"});
   for (; it->Valid(); it->Next()) {
   }
   EXPECT_FALSE(Hits("g1", "g1z"));
@@ -203,9 +203,9 @@ TEST_F(RangeCacheTest, AWriteBetweenTheTokenAndTheWalksEndPreventsTheFill) {
 
 TEST_F(RangeCacheTest, RangeWritesDropEverything) {
   Walk(*Open("g1", "g1z"));
-  cache_.BeginWriteAll();
+  cache_->BeginWriteAll();
   EXPECT_FALSE(Hits("g1", "g1z"));
-  cache_.EndWriteAll();
+  cache_->EndWriteAll();
   EXPECT_FALSE(Hits("g1", "g1z"));
 }
 

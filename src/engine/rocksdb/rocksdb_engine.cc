@@ -215,7 +215,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
         creation_(std::move(creation)),
         creation_durable_(!creation_.valid()),
         latest_(kLatestCacheBytes),
-        ranges_(kRangeCacheBytes, options.group_prefix_bytes),
+        ranges_(std::make_shared<RangeCache>(kRangeCacheBytes, options.group_prefix_bytes)),
         committer_([this](std::string_view key) { return GetForWrite(key); },
                    [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
     write_options_.sync = options.sync;
@@ -250,11 +250,11 @@ class RocksDbEngine : public Engine, public DeferredLog {
                                         std::shared_ptr<const Snapshot> snapshot) override {
     auto snap = std::dynamic_pointer_cast<const RocksSnapshot>(snapshot);
     if (snap != nullptr && snap->db() != db_.get()) snap = nullptr;
-    if (snap == nullptr && ranges_.Cacheable(lower, upper)) {
+    if (snap == nullptr && ranges_->Cacheable(lower, upper)) {
       uint64_t token = 0;
-      if (auto cached = ranges_.Lookup(lower, upper, &token)) return cached;
+      if (auto cached = ranges_->Lookup(lower, upper, &token)) return cached;
       auto inner = std::make_unique<RocksIterator>(db_, nullptr, lower, upper);  // after the token
-      return ranges_.Recording(std::move(inner), std::move(lower), std::move(upper), token);
+      return RangeCache::Recording(ranges_, std::move(inner), std::move(lower), std::move(upper), token);
     }
     return std::make_unique<RocksIterator>(db_, std::move(snap), std::move(lower),
                                            std::move(upper));
@@ -269,9 +269,9 @@ class RocksDbEngine : public Engine, public DeferredLog {
     if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
     MT_RETURN_IF_ERROR(AwaitCreation());
     latest_.BeginWriteAll();
-    ranges_.BeginWriteAll();
+    ranges_->BeginWriteAll();
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
-    ranges_.EndWriteAll();
+    ranges_->EndWriteAll();
     latest_.EndWriteAll();
     return s.ok() ? LogWritten() : s;
   }
@@ -305,9 +305,9 @@ class RocksDbEngine : public Engine, public DeferredLog {
       keys.push_back(m.key);
     }
     latest_.BeginWrite(keys);
-    ranges_.BeginWrite(keys);
+    ranges_->BeginWrite(keys);
     Status s = FromRocks(db_->Write(write_options_, &wb));
-    ranges_.EndWrite(keys);
+    ranges_->EndWrite(keys);
     latest_.EndWrite(keys);
     return s.ok() ? LogWritten() : s;
   }
@@ -375,7 +375,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
   std::shared_future<Status> creation_;  // declared after db_: destroyed (waited for) first
   std::atomic<bool> creation_durable_;
   LatestCache latest_;
-  RangeCache ranges_;
+  std::shared_ptr<RangeCache> ranges_;  // shared with the iterators recording for it
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
 };
