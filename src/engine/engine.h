@@ -77,7 +77,8 @@ struct EngineOptions {
   bool sync = false;  // fsync the WAL before a commit is acknowledged
   // Keys that share their first `group_prefix_bytes` bytes are often read together as a range
   // (a partition): the engine may index that prefix to skip data holding none of a range's
-  // group. A hint only: every read returns the same keys with or without it. 0: no grouping.
+  // group, and cache the latest contents of small ranges within one group. A hint only: every
+  // read returns the same keys with or without it. 0: no grouping.
   size_t group_prefix_bytes = 0;
 };
 
