@@ -201,7 +201,12 @@ std::vector<std::string_view> RangeCache::GroupsOf(const std::vector<std::string
   return groups;
 }
 
-void RangeCache::BeginWrite(const std::vector<std::string_view>& keys) { groups_.BeginWrite(GroupsOf(keys)); }
-void RangeCache::EndWrite(const std::vector<std::string_view>& keys) { groups_.EndWrite(GroupsOf(keys)); }
+void RangeCache::BeginWrite(const std::vector<std::string_view>& keys) {
+  if (group_bytes_ > 0) groups_.BeginWrite(GroupsOf(keys));  // without groups nothing is ever cached
+}
+
+void RangeCache::EndWrite(const std::vector<std::string_view>& keys) {
+  if (group_bytes_ > 0) groups_.EndWrite(GroupsOf(keys));
+}
 
 }  // namespace monotable::engine
