@@ -524,6 +524,23 @@ TYPED_TEST(EngineTest, ApproximateSize) {
   EXPECT_GT(this->engine_->ApproximateSize("", ""), 0u);
 }
 
+// One to three random puts (of `value`) and deletions (one in three) of key()s, applied to `model` too.
+template <typename KeyFn>
+WriteBatch RandomBatch(std::mt19937& rng, KeyFn key, const std::string& value, std::map<std::string, std::string>& model) {
+  WriteBatch b;
+  for (int n = static_cast<int>(rng() % 3) + 1; n > 0; --n) {
+    std::string k = key();
+    if (rng() % 3 == 0) {
+      b.mutations.push_back({k, std::nullopt});
+      model.erase(k);
+    } else {
+      b.mutations.push_back({k, value});
+      model[k] = value;
+    }
+  }
+  return b;
+}
+
 // Random single-threaded ops checked against a std::map model, including live snapshots (this
 // exercises the memory engine's version pruning).
 TYPED_TEST(EngineTest, RandomOpsMatchModel) {
@@ -549,19 +566,7 @@ TYPED_TEST(EngineTest, RandomOpsMatchModel) {
   for (int op = 0; op < 600; ++op) {
     int kind = static_cast<int>(rng() % 10);
     if (kind < 4) {
-      WriteBatch b;
-      for (int n = static_cast<int>(rng() % 3) + 1; n > 0; --n) {
-        std::string k = key();
-        if (rng() % 3 == 0) {
-          b.mutations.push_back({k, std::nullopt});
-          latest.erase(k);
-        } else {
-          std::string v = std::to_string(op);
-          b.mutations.push_back({k, v});
-          latest[k] = v;
-        }
-      }
-      ASSERT_TRUE(this->engine_->Commit(b).ok());
+      ASSERT_TRUE(this->engine_->Commit(RandomBatch(rng, key, std::to_string(op), latest)).ok());
     } else if (kind == 4 && snaps.size() < 6) {
       snaps.emplace_back(this->engine_->GetSnapshot(), latest);
     } else if (kind == 5 && !snaps.empty()) {
@@ -679,18 +684,7 @@ TEST(RocksDbEngineTest, GroupRangeReadsMatchModel) {
   for (int op = 0; op < 6000; ++op) {
     const int kind = static_cast<int>(rng() % 20);  // mostly reads, so that cached ranges get read again
     if (kind < 4) {
-      WriteBatch b;
-      for (int n = static_cast<int>(rng() % 3) + 1; n > 0; --n) {
-        std::string k = key();
-        if (rng() % 4 == 0) {
-          b.mutations.push_back({k, std::nullopt});
-          model.erase(k);
-        } else {
-          b.mutations.push_back({k, std::to_string(op)});
-          model[k] = std::to_string(op);
-        }
-      }
-      ASSERT_TRUE(engine.Commit(b).ok());
+      ASSERT_TRUE(engine.Commit(RandomBatch(rng, key, std::to_string(op), model)).ok());
     } else if (kind == 4) {
       std::string lo = key(), hi = key();
       ASSERT_TRUE(engine.DeleteRange(lo, hi).ok());
