@@ -75,7 +75,11 @@ class RecordingIterator : public Iterator {
  public:
   RecordingIterator(std::shared_ptr<RangeCache> cache, std::unique_ptr<Iterator> inner, std::string lower,
                     std::string upper, uint64_t token)
-      : cache_(std::move(cache)), inner_(std::move(inner)), lower_(std::move(lower)), upper_(std::move(upper)), token_(token) {}
+      : cache_(std::move(cache)),
+        inner_(std::move(inner)),
+        lower_(std::move(lower)),
+        upper_(std::move(upper)),
+        token_(token) {}
 
   void SeekToFirst() override {
     inner_->SeekToFirst();
@@ -160,7 +164,7 @@ class RecordingIterator : public Iterator {
   std::string lower_, upper_;
   uint64_t token_;
   Mode mode_ = kIdle;
-  std::string recorded_;          // entries in walk order, encoded as in the cache
+  std::string recorded_;           // entries in walk order, encoded as in the cache
   std::vector<uint32_t> offsets_;  // where each entry of recorded_ begins
 };
 

@@ -526,7 +526,8 @@ TYPED_TEST(EngineTest, ApproximateSize) {
 
 // One to three random puts (of `value`) and deletions (one in three) of key()s, applied to `model` too.
 template <typename KeyFn>
-WriteBatch RandomBatch(std::mt19937& rng, KeyFn key, const std::string& value, std::map<std::string, std::string>& model) {
+WriteBatch RandomBatch(std::mt19937& rng, KeyFn key, const std::string& value,
+                       std::map<std::string, std::string>& model) {
   WriteBatch b;
   for (int n = static_cast<int>(rng() % 3) + 1; n > 0; --n) {
     std::string k = key();
@@ -676,9 +677,12 @@ TEST(RocksDbEngineTest, GroupRangeReadsMatchModel) {
   auto key = [&] { return std::string("g") + char('1' + rng() % 3) + char('a' + rng() % 8); };
   auto bound = [&](char group) {  // a bound within group: its first key, one of its keys, or its end
     switch (rng() % 3) {
-      case 0: return std::string("g") + group;
-      case 1: return std::string("g") + group + char('a' + rng() % 8);
-      default: return std::string("g") + group + "\xff";
+      case 0:
+        return std::string("g") + group;
+      case 1:
+        return std::string("g") + group + char('a' + rng() % 8);
+      default:
+        return std::string("g") + group + "\xff";
     }
   };
   for (int op = 0; op < 6000; ++op) {
@@ -699,7 +703,8 @@ TEST(RocksDbEngineTest, GroupRangeReadsMatchModel) {
       std::vector<std::pair<std::string, std::string>> got;
       const int walk = static_cast<int>(rng() % 4);
       if (walk == 0 || walk == 2) {  // whole (or the first two), forward
-        for (it->SeekToFirst(); it->Valid() && (walk == 0 || got.size() < 2); it->Next()) got.emplace_back(it->key(), it->value());
+        for (it->SeekToFirst(); it->Valid() && (walk == 0 || got.size() < 2); it->Next())
+          got.emplace_back(it->key(), it->value());
         if (walk == 2 && expect.size() > 2) expect.resize(2);
       } else if (walk == 1) {  // whole, backward
         for (it->SeekToLast(); it->Valid(); it->Prev()) got.emplace_back(it->key(), it->value());

@@ -58,15 +58,16 @@ class RangeCacheTest : public ::testing::Test {
   }
 
   std::unique_ptr<Engine> engine_ = NewMemoryEngine();
-  std::shared_ptr<RangeCache> cache_ = std::make_shared<RangeCache>(8 << 20, kGroup);  // 128 KB a shard: the largest range fits
+  std::shared_ptr<RangeCache> cache_ =
+      std::make_shared<RangeCache>(8 << 20, kGroup);  // 128 KB a shard: the largest range fits
 };
 
 TEST_F(RangeCacheTest, OnlyRangesWithinOneGroupAreCacheable) {
   EXPECT_TRUE(cache_->Cacheable("g1", "g1z"));
   EXPECT_TRUE(cache_->Cacheable("g10", "g15"));
-  EXPECT_FALSE(cache_->Cacheable("g1", "g2"));   // two groups
-  EXPECT_FALSE(cache_->Cacheable("g", "g1z"));   // a bound shorter than the group prefix
-  EXPECT_FALSE(cache_->Cacheable("g10", ""));    // no upper bound
+  EXPECT_FALSE(cache_->Cacheable("g1", "g2"));                   // two groups
+  EXPECT_FALSE(cache_->Cacheable("g", "g1z"));                   // a bound shorter than the group prefix
+  EXPECT_FALSE(cache_->Cacheable("g10", ""));                    // no upper bound
   EXPECT_FALSE(RangeCache(1 << 20, 0).Cacheable("g10", "g15"));  // no groups: nothing cached
 }
 
@@ -82,7 +83,8 @@ TEST_F(RangeCacheTest, AWholeWalkIsCachedAndServesTheRangeAndItsSubranges) {
   EXPECT_EQ(Walk(*again), all);
   EXPECT_EQ(Walk(*again, /*backward=*/true), Direct("g1", "g1z", true));
   // Subranges of the cached one come from it; a wider one does not.
-  for (auto [lo, hi] : std::vector<std::pair<std::string, std::string>>{{"g13", "g17"}, {"g1", "g10"}, {"g19", "g1z"}, {"g15", "g15"}}) {
+  for (auto [lo, hi] : std::vector<std::pair<std::string, std::string>>{
+           {"g13", "g17"}, {"g1", "g10"}, {"g19", "g1z"}, {"g15", "g15"}}) {
     auto sub = Open(lo, hi, &hit);
     EXPECT_TRUE(hit) << lo << " " << hi;
     EXPECT_EQ(Walk(*sub), Direct(lo, hi)) << lo << " " << hi;
@@ -108,12 +110,34 @@ TEST_F(RangeCacheTest, CachedIteratorsPositionAsTheEnginesDo) {
   const std::vector<std::string> targets = {"", "g", "g1", "g10", "g105", "g15", "g19", "g199", "g1z", "h"};
   for (int step = 0; step < 2000; ++step) {
     switch (rng() % 6) {
-      case 0: cached->SeekToFirst(); engine->SeekToFirst(); break;
-      case 1: cached->SeekToLast(); engine->SeekToLast(); break;
-      case 2: { const std::string& t = targets[rng() % targets.size()]; cached->Seek(t); engine->Seek(t); break; }
-      case 3: { const std::string& t = targets[rng() % targets.size()]; cached->SeekForPrev(t); engine->SeekForPrev(t); break; }
-      case 4: cached->Next(); engine->Next(); break;
-      case 5: cached->Prev(); engine->Prev(); break;
+      case 0:
+        cached->SeekToFirst();
+        engine->SeekToFirst();
+        break;
+      case 1:
+        cached->SeekToLast();
+        engine->SeekToLast();
+        break;
+      case 2: {
+        const std::string& t = targets[rng() % targets.size()];
+        cached->Seek(t);
+        engine->Seek(t);
+        break;
+      }
+      case 3: {
+        const std::string& t = targets[rng() % targets.size()];
+        cached->SeekForPrev(t);
+        engine->SeekForPrev(t);
+        break;
+      }
+      case 4:
+        cached->Next();
+        engine->Next();
+        break;
+      case 5:
+        cached->Prev();
+        engine->Prev();
+        break;
     }
     same();
   }
