@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <regex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -186,10 +187,12 @@ Status CheckStructMembers(const std::vector<std::pair<std::string, std::shared_p
   Present present[kMaxStructMembers];
   size_t count = 0;
   uint64_t seen = 0;
-  for (auto it = obj.MemberBegin(); it != obj.MemberEnd();) {
+  // By position: RapidJSON's non-const member iterators compare ambiguously in C++20.
+  for (rapidjson::SizeType position = 0; position < obj.MemberCount();) {
+    auto it = obj.MemberBegin() + position;
     int index = MemberIndex(members, it->name);
     if (index < 0 || it->value.IsNull()) {
-      it = obj.EraseMember(it);
+      obj.EraseMember(it);
       continue;
     }
     if (!(seen & (uint64_t{1} << index))) {
@@ -200,7 +203,7 @@ Status CheckStructMembers(const std::vector<std::pair<std::string, std::shared_p
       present[at] = {index, &it->value};
       if (found) found[index] = &it->value;
     }
-    ++it;
+    ++position;
   }
   for (size_t i = 0; i < count; ++i) {
     MT_RETURN_IF_ERROR(CheckValue(*members[present[i].index].second, *present[i].value, alloc, depth));
@@ -278,8 +281,8 @@ Status CheckValue(const Shape& shape, rapidjson::Value& v, rapidjson::Document::
         return TypeError("Unrecognized collection type java.util.Map<java.lang.String, " + QualifiedMapType(shape.subtype) + ">");
       }
       if (shape.element) {
-        for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-          MT_RETURN_IF_ERROR(CheckValue(*shape.element, it->value, alloc, depth + 1));
+        for (rapidjson::SizeType position = 0; position < v.MemberCount(); ++position) {
+          MT_RETURN_IF_ERROR(CheckValue(*shape.element, (v.MemberBegin() + position)->value, alloc, depth + 1));
         }
       }
       return Status::Ok();
@@ -592,8 +595,8 @@ std::shared_ptr<const Shape> ParseShape(std::string_view description_json) {
   auto root = std::make_shared<Shape>();
   root->kind = Kind::kFieldStruct;
   root->type_name = "FieldStruct";
-  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-    root->members.emplace_back(it->name.GetString(), BuildShape(it->value));
+  for (const auto& member : std::as_const(doc).GetObject()) {
+    root->members.emplace_back(member.name.GetString(), BuildShape(member.value));
   }
   if (root->members.size() > kMaxStructMembers) BadShape("too many members");
   return root;

@@ -196,7 +196,9 @@ Result<TableDescription> DecodeDescription(std::string_view json) {
   t.stream.view_type = Str(doc, "stream_view");
   t.stream.label = Str(doc, "stream_label");
   t.stream.key_prefix = static_cast<uint32_t>(Int(doc, "stream_prefix"));
-  if (auto ttl = doc.FindMember("ttl"); ttl != doc.MemberEnd() && ttl->value.IsObject()) {
+  // Through a const reference: RapidJSON's non-const member iterators compare ambiguously in C++20.
+  const rapidjson::Value& fields = doc;
+  if (auto ttl = fields.FindMember("ttl"); ttl != fields.MemberEnd() && ttl->value.IsObject()) {
     t.ttl.enabled = Bool(ttl->value, "on");
     t.ttl.attribute = Str(ttl->value, "attr");
     t.ttl.key_prefix = static_cast<uint32_t>(Int(ttl->value, "prefix"));

@@ -57,20 +57,22 @@ Result<StreamInfo> DecodeInfo(std::string_view json) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) return Status(ErrorCode::kCorruption, "corrupt stream record");
+  // Read through a const reference: RapidJSON's non-const member iterators compare ambiguously in C++20.
+  const rapidjson::Value& fields = doc;
   auto str = [&](const char* key) {
-    auto it = doc.FindMember(key);
-    return it != doc.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
+    auto it = fields.FindMember(key);
+    return it != fields.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
   };
   auto u64 = [&](const char* key) -> uint64_t {
-    auto it = doc.FindMember(key);
-    return it != doc.MemberEnd() && it->value.IsUint64() ? it->value.GetUint64() : 0;
+    auto it = fields.FindMember(key);
+    return it != fields.MemberEnd() && it->value.IsUint64() ? it->value.GetUint64() : 0;
   };
   StreamInfo s;
   s.table_name = str("table");
   s.table_id = str("table_id");
   s.label = str("label");
   s.view_type = str("view");
-  if (auto keys = doc.FindMember("keys"); keys != doc.MemberEnd() && keys->value.IsArray()) {
+  if (auto keys = fields.FindMember("keys"); keys != fields.MemberEnd() && keys->value.IsArray()) {
     for (const auto& k : keys->value.GetArray()) {
       if (!k.IsObject() || !k.HasMember("n") || !k["n"].IsString()) continue;
       bool range = k.HasMember("r") && k["r"].IsBool() && k["r"].GetBool();
