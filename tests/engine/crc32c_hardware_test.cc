@@ -1,7 +1,8 @@
 // The CRC32C that replaces RocksDB's (crc32c_hardware.h): published check values, agreement with a
-// bit-at-a-time reference at every length and alignment, Extend's chaining and Crc32cCombine.
+// bit-at-a-time reference at every length and alignment, Extend's chaining and Crc32cCombine (with
+// the carry-less multiply where the processor has it, and the software fallback).
 // (RocksDB itself verifies the log records it wrote with it when it reopens a database:
-// engine_test.cc, ReopenPersists.)
+// rocksdb_engine_test.cc, ReopenPersists.)
 #include "engine/rocksdb/crc32c_hardware.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,7 @@ TEST(Crc32cHardwareTest, ExtendContinuesAndCombineJoins) {
     ASSERT_EQ(rocksdb::crc32c::Extend(Crc(a), b.data(), b.size()), whole) << a_size << " " << b_size;
     ASSERT_EQ(ExtendCrc32cBytewise(Crc(a), b.data(), b.size()), whole) << a_size << " " << b_size;
     ASSERT_EQ(rocksdb::crc32c::Crc32cCombine(Crc(a), Crc(b), b.size()), whole) << a_size << " " << b_size;
+    ASSERT_EQ(CombineCrc32cSoftware(Crc(a), Crc(b), b.size()), whole) << a_size << " " << b_size;
   }
   // Lengths of 4 GB and more (higher powers of x): shifting by n1 bytes and then by n2 is shifting
   // by n1 + n2 (a CRC of 0 over B leaves only A's CRC shifted).
@@ -95,7 +97,14 @@ TEST(Crc32cHardwareTest, ExtendContinuesAndCombineJoins) {
       const uint32_t stepwise =
           rocksdb::crc32c::Crc32cCombine(rocksdb::crc32c::Crc32cCombine(0x9ABCDEF0, 0, n1), 0, n2);
       EXPECT_EQ(stepwise, rocksdb::crc32c::Crc32cCombine(0x9ABCDEF0, 0, n1 + n2)) << n1 << " " << n2;
+      EXPECT_EQ(stepwise, CombineCrc32cSoftware(0x9ABCDEF0, 0, n1 + n2)) << n1 << " " << n2;
     }
+  }
+  for (uint64_t n = 0; n < 300; ++n) {  // every shift of up to 8 bytes and each power of x used
+    const uint64_t bytes = n < 200 ? n : uint64_t{1} << (n - 200) % 64;
+    ASSERT_EQ(rocksdb::crc32c::Crc32cCombine(0xDEADBEEF, 0x01234567, bytes),
+              CombineCrc32cSoftware(0xDEADBEEF, 0x01234567, bytes))
+        << bytes;
   }
 }
 

@@ -1,7 +1,7 @@
 // RangeCache on its own, over the memory engine's iterators: which ranges are cached, what a walk
 // records (forward, backward, partial, repositioned, too large), cached iterators against the
 // engine's own over the same range, and the fill protocol around writes. (Through the RocksDB
-// engine, racing readers and a writer: engine_test.cc, RangeReadsSeeEveryFinishedCommit.)
+// engine, racing readers and a writer: rocksdb_engine_test.cc, RangeReadsSeeEveryFinishedCommit.)
 #include "engine/range_cache.h"
 
 #include <gtest/gtest.h>

@@ -19,7 +19,8 @@
 // - rocksdb::crc32c::Extend(crc, data, n) returns the CRC32C of (the data whose CRC32C is crc)
 //   followed by data[0, n), as RocksDB's does; Crc32cCombine(crc1, crc2, n2) the CRC32C of the
 //   concatenation of data A (CRC crc1) and data B of n2 bytes (CRC crc2).
-// - Without SSE4.2 at run time, a byte-at-a-time table is used (same results).
+// - Without SSE4.2 at run time, a byte-at-a-time table is used (same results); Crc32cCombine
+//   multiplies with PCLMULQDQ where the processor has it, bit by bit where not.
 // - HardwareCrc32cInUse() tells whether the instruction is used; calling it also keeps this
 //   object in every link that has the RocksDB engine.
 #pragma once
@@ -31,7 +32,9 @@ namespace monotable::engine {
 
 bool HardwareCrc32cInUse();
 
-// The fallback without SSE4.2, also for the tests: Extend's result computed a byte at a time.
+// The fallbacks without SSE4.2 (or, for the combination, without PCLMUL), also for the tests:
+// Extend's result computed a byte at a time, Crc32cCombine's with a bitwise multiplication.
 uint32_t ExtendCrc32cBytewise(uint32_t init_crc, const char* data, size_t n);
+uint32_t CombineCrc32cSoftware(uint32_t crc1, uint32_t crc2, uint64_t crc2len);
 
 }  // namespace monotable::engine
