@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <regex>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
