@@ -108,36 +108,19 @@ TEST_F(RangeCacheTest, CachedIteratorsPositionAsTheEnginesDo) {
   };
   std::mt19937 rng(7);
   const std::vector<std::string> targets = {"", "g", "g1", "g10", "g105", "g15", "g19", "g199", "g1z", "h"};
+  auto both = [&](auto move) {  // the same move on the cached iterator and on the engine's
+    move(*cached);
+    move(*engine);
+  };
   for (int step = 0; step < 2000; ++step) {
+    const std::string& t = targets[rng() % targets.size()];
     switch (rng() % 6) {
-      case 0:
-        cached->SeekToFirst();
-        engine->SeekToFirst();
-        break;
-      case 1:
-        cached->SeekToLast();
-        engine->SeekToLast();
-        break;
-      case 2: {
-        const std::string& t = targets[rng() % targets.size()];
-        cached->Seek(t);
-        engine->Seek(t);
-        break;
-      }
-      case 3: {
-        const std::string& t = targets[rng() % targets.size()];
-        cached->SeekForPrev(t);
-        engine->SeekForPrev(t);
-        break;
-      }
-      case 4:
-        cached->Next();
-        engine->Next();
-        break;
-      case 5:
-        cached->Prev();
-        engine->Prev();
-        break;
+      case 0: both([](Iterator& it) { it.SeekToFirst(); }); break;
+      case 1: both([](Iterator& it) { it.SeekToLast(); }); break;
+      case 2: both([&](Iterator& it) { it.Seek(t); }); break;
+      case 3: both([&](Iterator& it) { it.SeekForPrev(t); }); break;
+      case 4: both([](Iterator& it) { it.Next(); }); break;
+      case 5: both([](Iterator& it) { it.Prev(); }); break;
     }
     same();
   }
