@@ -115,14 +115,11 @@ bool HasCarrylessMultiply() {
 // the instruction (from a zero register) multiplies its data by x^32 modulo the polynomial: the
 // result is a * b * x^33. kShiftedPowers[j] = x^(8 * 2^j - 33) then turns that into a shift of a by
 // 2^j bytes, for j >= 3 (a shift of 1 to 7 bytes is one crc32 of a zero byte each).
-// x^(2^m - 33) = x^31 * x^(2^6) * ... * x^(2^(m-1)) for m >= 6.
+// x^(8 * 2^3 - 33) = x^31, and each next power is the one before times x^(8 * 2^(j-1)).
 constexpr std::array<uint32_t, 64> MakeShiftedPowers() {
   std::array<uint32_t, 64> shifted{};
-  for (unsigned j = 3; j < 64; ++j) {
-    uint32_t p = 1;  // x^31 (bit 31 - 31)
-    for (unsigned i = 6; i < j + 3; ++i) p = MultiplyModP(kPowers[i], p);
-    shifted[j] = p;
-  }
+  shifted[3] = 1;  // x^31 (bit 31 - 31)
+  for (unsigned j = 4; j < 64; ++j) shifted[j] = MultiplyModP(kPowers[j + 2], shifted[j - 1]);
   return shifted;
 }
 constexpr std::array<uint32_t, 64> kShiftedPowers = MakeShiftedPowers();
