@@ -1,8 +1,11 @@
-// The RocksDB engine alone: its range cache under concurrent and random writes, reopening a
-// data directory, and snapshots and iterators that outlive the engine.
+// The RocksDB engine alone: its range cache under concurrent and random writes, its prefix mode for
+// range reads within a group, reopening a data directory, and snapshots and iterators that outlive
+// the engine.
 #include "engine/rocksdb/rocksdb_engine.h"
 
 #include <gtest/gtest.h>
+#include <rocksdb/perf_context.h>
+#include <rocksdb/perf_level.h>
 
 #include <atomic>
 #include <cstdio>
@@ -101,11 +104,14 @@ TEST(RocksDbEngineTest, RangeReadsSeeEveryFinishedCommit) {
 // RocksDB with groups, one thread: random writes, deletions and range deletions against a model,
 // with walks of ranges within a group (whole, partial, backward, from a key) and snapshot walks
 // between them: every walk returns the model's contents, whether the range cache served it or not.
+// Halfway the engine is reopened (its memtable flushed into a table file), so that later walks
+// merge a table file with the memtable, both read in RocksDB's prefix mode.
 TEST(RocksDbEngineTest, GroupRangeReadsMatchModel) {
   TempDir dir("mt_engine_test_");
-  auto opened = OpenRocksDbEngine({.path = dir.db(), .sync = false, .group_prefix_bytes = 2});
+  const EngineOptions options{.path = dir.db(), .sync = false, .group_prefix_bytes = 2};
+  auto opened = OpenRocksDbEngine(options);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
-  Engine& engine = **opened;
+  std::unique_ptr<Engine> engine_ptr = std::move(*opened);
   std::map<std::string, std::string> model;
   std::mt19937 rng(11);
   auto key = [&] { return std::string("g") + char('1' + rng() % 3) + char('a' + rng() % 8); };
@@ -120,6 +126,13 @@ TEST(RocksDbEngineTest, GroupRangeReadsMatchModel) {
     }
   };
   for (int op = 0; op < 6000; ++op) {
+    if (op == 3000) {
+      engine_ptr.reset();
+      auto reopened = OpenRocksDbEngine(options);
+      ASSERT_TRUE(reopened.ok()) << reopened.status().message();
+      engine_ptr = std::move(*reopened);
+    }
+    Engine& engine = *engine_ptr;
     const int kind = static_cast<int>(rng() % 20);  // mostly reads, so that cached ranges get read again
     if (kind < 4) {
       ASSERT_TRUE(engine.Commit(RandomBatch(rng, key, std::to_string(op), model)).ok());
@@ -152,6 +165,35 @@ TEST(RocksDbEngineTest, GroupRangeReadsMatchModel) {
       ASSERT_EQ(got, expect) << "op " << op << " walk " << walk << " [" << lo << ", " << hi << ")";
     }
   }
+}
+
+// A range read within a group that the memtable does not hold skips the memtable: its prefix
+// bloom filter says so (RocksDB consults it only in prefix mode, not in auto_prefix_mode), instead
+// of a skip-list search per memtable, which cost a Query of a large table ~10 % of its CPU.
+TEST(RocksDbEngineTest, GroupRangeReadSkipsMemtablesWithoutTheGroup) {
+  TempDir dir("mt_engine_test_");
+  auto opened = OpenRocksDbEngine({.path = dir.db(), .sync = false, .group_prefix_bytes = 2});
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  Engine& engine = **opened;
+  WriteBatch batch;
+  for (char c = 'a'; c <= 'z'; ++c) batch.mutations.push_back({std::string("g1") + c, "v"});
+  ASSERT_TRUE(engine.Commit(batch).ok());
+
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  rocksdb::get_perf_context()->Reset();
+  auto absent = engine.NewIterator("g2", "g2\xff", nullptr);
+  absent->SeekToFirst();
+  EXPECT_FALSE(absent->Valid());
+  EXPECT_EQ(rocksdb::get_perf_context()->bloom_memtable_miss_count, 1u);
+
+  rocksdb::get_perf_context()->Reset();
+  auto present = engine.NewIterator("g1", "g1\xff", nullptr);
+  int seen = 0;
+  for (present->SeekToFirst(); present->Valid(); present->Next()) ++seen;
+  EXPECT_EQ(seen, 26);
+  EXPECT_EQ(rocksdb::get_perf_context()->bloom_memtable_miss_count, 0u);
+  EXPECT_EQ(rocksdb::get_perf_context()->bloom_memtable_hit_count, 1u);
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
 }
 
 // RocksDB only: data survives closing and reopening the same path.

@@ -149,8 +149,9 @@ class RocksSnapshot : public Snapshot {
 
 class RocksIterator : public Iterator {
  public:
-  RocksIterator(DbPtr db, std::shared_ptr<const RocksSnapshot> snapshot, std::string lower,
-                std::string upper)
+  // `within_group`: both bounds have the same group prefix (so every key in the range has it).
+  RocksIterator(DbPtr db, std::shared_ptr<const RocksSnapshot> snapshot, std::string lower, std::string upper,
+                bool within_group)
       : db_(std::move(db)),
         snapshot_(std::move(snapshot)),
         lower_(std::move(lower)),
@@ -158,7 +159,15 @@ class RocksIterator : public Iterator {
         lower_slice_(lower_),
         upper_slice_(upper_) {
     rocksdb::ReadOptions ro;
-    ro.auto_prefix_mode = true;  // prefix filters only where the bounds keep to one prefix: same results
+    if (within_group) {
+      // Prefix mode: every position the iterator takes (a seek within the bounds, or to the bounds
+      // themselves for SeekToFirst and SeekToLast) has the group prefix, so stopping at the end of
+      // the prefix loses nothing, and the memtables' prefix bloom filters skip memtables without
+      // the group (RocksDB 7.8 consults them in prefix mode only, not in auto_prefix_mode).
+      ro.prefix_same_as_start = true;
+    } else {
+      ro.auto_prefix_mode = true;  // prefix filters only where the bounds keep to one prefix: same results
+    }
     if (!lower_.empty()) ro.iterate_lower_bound = &lower_slice_;
     if (!upper_.empty()) ro.iterate_upper_bound = &upper_slice_;
     if (snapshot_) ro.snapshot = snapshot_->get();
@@ -250,14 +259,14 @@ class RocksDbEngine : public Engine, public DeferredLog {
                                         std::shared_ptr<const Snapshot> snapshot) override {
     auto snap = std::dynamic_pointer_cast<const RocksSnapshot>(snapshot);
     if (snap != nullptr && snap->db() != db_.get()) snap = nullptr;
-    if (snap == nullptr && ranges_->Cacheable(lower, upper)) {
+    const bool within_group = ranges_->Cacheable(lower, upper);
+    if (snap == nullptr && within_group) {
       uint64_t token = 0;
       if (auto cached = ranges_->Lookup(lower, upper, &token)) return cached;
-      auto inner = std::make_unique<RocksIterator>(db_, nullptr, lower, upper);  // after the token
+      auto inner = std::make_unique<RocksIterator>(db_, nullptr, lower, upper, true);  // after the token
       return RangeCache::Recording(ranges_, std::move(inner), std::move(lower), std::move(upper), token);
     }
-    return std::make_unique<RocksIterator>(db_, std::move(snap), std::move(lower),
-                                           std::move(upper));
+    return std::make_unique<RocksIterator>(db_, std::move(snap), std::move(lower), std::move(upper), within_group);
   }
 
   Status Commit(const WriteBatch& batch) override { return committer_.Commit(batch); }
@@ -355,7 +364,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
       end->assign(upper);
       return Status::Ok();
     }
-    RocksIterator it(db_, nullptr, std::string(lower), "");
+    RocksIterator it(db_, nullptr, std::string(lower), "", /*within_group=*/false);
     it.SeekToLast();
     MT_RETURN_IF_ERROR(it.status());
     end->clear();
