@@ -10,6 +10,10 @@
 #include "cli/size_command.h"
 #include "table/database.h"
 
+#ifdef MONOTABLE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 namespace {
 
 int Usage(const char* message) {
@@ -168,9 +172,20 @@ int Serve(int argc, char** argv) {
   return 0;
 }
 
+// mimalloc hands memory freed for 25 ms back to the kernel (MADV_DONTNEED), so a buffer reused
+// after that faults every page in again: a full Scan of 1M items (1 MB pages of JSON) took 380k
+// page faults and 4.0 s on a virtual machine where a fault costs ~11 us, and 21k faults and 1.2 s
+// with a second's delay (RSS after it 166 against 161 MB). MIMALLOC_DECOMMIT_DELAY still overrides.
+void TuneAllocator() {
+#ifdef MONOTABLE_MIMALLOC
+  mi_option_set_default(mi_option_decommit_delay, 1000);
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  TuneAllocator();
   if (argc < 2) return Usage("missing command");
   if (std::strcmp(argv[1], "serve") == 0) return Serve(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "size") == 0) return monotable::cli::RunSizeCommand(argc - 2, argv + 2);
