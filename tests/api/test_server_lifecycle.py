@@ -103,7 +103,8 @@ def test_tls_listener_serves_boto3(binary, tmp_path):
     from conftest import Server
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     sp.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-            "-days", "1", "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+            "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+           check=True, capture_output=True)
     s = Server(binary, ["--in-memory", "--tls-port", "0", "--tls-cert", str(cert), "--tls-key", str(key)])
     try:
         import re
