@@ -103,10 +103,7 @@ __attribute__((target("sse4.2"))) uint32_t UpdateSse42(uint32_t crc, const unsig
 }
 
 bool HasCarrylessMultiply() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("sse4.2") != 0 && __builtin_cpu_supports("pclmul") != 0;
-  }();
+  static const bool has = HasSse42() && __builtin_cpu_supports("pclmul") != 0;  // HasSse42 inits the CPU model
   return has;
 }
 
