@@ -216,6 +216,22 @@ def wrk(port, script, duration, connections, threads, env):
             "non2xx": int(errors.group(1)) if errors else 0, "steal_pct": steal_percent(before, cpu_times())}
 
 
+QUERY_ROUNDS = 5
+
+
+def interleaved_p50(port, script, duration, rounds, variants):
+    """p50 at one connection of each variant (name -> wrk environment), measured in `rounds`
+    alternating rounds of duration / rounds seconds each (at least 1 s): each variant's median
+    p50 and rate, and its p50 in each round."""
+    runs = {name: [] for name in variants}
+    for _ in range(rounds):
+        for name, env in variants.items():
+            runs[name].append(wrk(port, script, max(1, round(duration / rounds)), 1, 1, env))
+    med = statistics.median
+    return {name: {"p50_ms": med(r["p50_ms"] for r in rs), "rps": med(r["rps"] for r in rs),
+                   "rounds_p50_ms": [r["p50_ms"] for r in rs]} for name, rs in runs.items()}
+
+
 def _start_once(binary):
     """Milliseconds from process start to the first served request (GET /), and the process."""
     port = free_port()
@@ -427,16 +443,17 @@ def main():
             big_row["rss_kb"] = srv.rss_kb()
             big_row["disk_mb"] = du_mb(os.path.join(workdir, "mt")) if t == "monotable" else None
             srv.settle()
-            big_row["query_10k"] = wrk(srv.port, "query.lua", duration, 1, 1,
-                                       {"BENCH_TABLE": "bench_coll10", "BENCH_PARTITIONS": "1000"})
-            # The large table twice: over 1,000 of its collections spread across it (the 10k-item
-            # table's working set: only the table's size differs, not what the caches can hold),
-            # and over all of them (most reads then miss the range cache).
-            big_row["query_big_same"] = wrk(srv.port, "query.lua", duration, 1, 1,
-                                            {"BENCH_TABLE": "bench_big", "BENCH_PARTITIONS": "1000",
-                                             "BENCH_STRIDE": str(max(1, partitions // 1000))})
-            big_row["query_big"] = wrk(srv.port, "query.lua", duration, 1, 1,
-                                       {"BENCH_TABLE": "bench_big", "BENCH_PARTITIONS": str(partitions)})
+            # The 10k-item table against the large one twice: over 1,000 of its collections spread
+            # across it (the 10k-item table's working set: only the table's size differs, not what
+            # the caches can hold), and over all of them (most reads then miss the range cache).
+            # In alternating rounds, so that the machine's drift over the half minute (p50 at one
+            # connection moved 36-51 us from one 2 s round to the next on one server) falls on
+            # all three alike.
+            big_row.update(interleaved_p50(srv.port, "query.lua", duration, QUERY_ROUNDS, {
+                "query_10k": {"BENCH_TABLE": "bench_coll10", "BENCH_PARTITIONS": "1000"},
+                "query_big_same": {"BENCH_TABLE": "bench_big", "BENCH_PARTITIONS": "1000",
+                                   "BENCH_STRIDE": str(max(1, partitions // 1000))},
+                "query_big": {"BENCH_TABLE": "bench_big", "BENCH_PARTITIONS": str(partitions)}}))
             big_row["scan_s"], big_row["scan_items"] = full_scan(srv.port, "bench_big")
             results["big"][t] = big_row
         results["bulk_batchwrite_items_per_s"] = {t: rows["BatchWriteItem x25"][t]["rps"] * 25 for t in targets}
