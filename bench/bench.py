@@ -397,9 +397,12 @@ def main():
         for label, script, env in workloads:
             rows[label] = {}
             for t in targets:
+                # Every server quiet, not only the one measured: the other's background work (after
+                # 10 s of 4 KB PutItems monotable compacts for ~1 s) would otherwise run during this run.
+                others = {n: servers[n].settle() for n in targets if n != t}
                 busy = servers[t].settle()
                 rows[label][t] = {**wrk(servers[t].port, script, duration, args.connections, args.threads, env),
-                                  "settled_s": busy}
+                                  "settled_s": busy, "others_settled_s": others}
         results["workloads"] = rows
         # Every BatchWriteItem puts a new item (the script's keys are distinct across wrk threads):
         # the items stored, against the writes answered, show the load wrote what it claims.
@@ -503,6 +506,9 @@ def report(r, targets):
     print("\nSeconds each server stayed busy before each run (the previous workload's background work, waited "
           "out; " + " / ".join(targets) + "): " +
           "; ".join(f"{label} " + " / ".join(f"{row[t].get('settled_s', 0):.1f}" for t in targets)
+                    for label, row in r["workloads"].items()))
+    print("Seconds the other server stayed busy before each run, waited out too (" + " / ".join(targets) + "): " +
+          "; ".join(f"{label} " + " / ".join(f"{sum(row[t].get('others_settled_s', {}).values()):.1f}" for t in targets)
                     for label, row in r["workloads"].items()))
     print("\nCPU time stolen by the hypervisor during each run (% of both cores, " + " / ".join(targets) + "): " +
           "; ".join(f"{label} " + " / ".join(f"{row[t].get('steal_pct', 0):.1f}" for t in targets)
