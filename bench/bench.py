@@ -127,6 +127,11 @@ class Server:
                 self.proc.kill()
 
 
+def settle_each(servers, names):
+    """Waits out each named server in turn (Server.settle); how long each stayed busy."""
+    return {n: servers[n].settle() for n in names}
+
+
 def ensure_dynalite():
     cli = os.path.join(DEPS, "node_modules", "dynalite", "cli.js")
     if not os.path.exists(cli):
@@ -399,7 +404,7 @@ def main():
             for t in targets:
                 # Every server quiet, not only the one measured: the other's background work (after
                 # 10 s of 4 KB PutItems monotable compacts for 1-3 s) would otherwise run during this run.
-                others = {n: servers[n].settle() for n in targets if n != t}
+                others = settle_each(servers, [n for n in targets if n != t])
                 busy = servers[t].settle()
                 rows[label][t] = {**wrk(servers[t].port, script, duration, args.connections, args.threads, env),
                                   "settled_s": busy, "others_settled_s": others}
@@ -437,8 +442,7 @@ def main():
         results["big"] = {}
         for t in targets:
             srv = servers[t]
-            for n in targets:
-                servers[n].settle()
+            settle_each(servers, targets)
             create_table(Client(srv.port), "bench_big", range_key=True)
             t0 = time.time()
             rate = load(srv.port, "bench_big", [coll_item(p, s, "coll") for p in range(partitions) for s in range(10)])
@@ -446,8 +450,7 @@ def main():
             time.sleep(2)
             big_row["rss_kb"] = srv.rss_kb()
             big_row["disk_mb"] = du_mb(os.path.join(workdir, "mt")) if t == "monotable" else None
-            for n in targets:
-                servers[n].settle()
+            settle_each(servers, targets)
             # The 10k-item table against the large one twice: over 1,000 of its collections spread
             # across it (the 10k-item table's working set: only the table's size differs, not what
             # the caches can hold), and over all of them (most reads then miss the range cache).
