@@ -420,7 +420,7 @@ def main():
         # thread on a core of its own either server may be waiting for the load generator.
         pairs = []
         for _ in range(3):
-            servers["monotable"].settle()
+            settle_each(servers, targets)
             get_tries = [wrk(servers["monotable"].port, "getitem.lua", duration, args.connections, t,
                              {"BENCH_TABLE": "bench_items"}) for t in (args.threads, 2 * args.threads)]
             get = max(get_tries, key=lambda w: w["rps"])
