@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <system_error>
 #include <utility>
 
@@ -25,6 +26,7 @@
 #include "engine/rocksdb/crc32c_hardware.h"
 #include "engine/rocksdb/fresh_creation.h"
 #include "engine/rocksdb/give_way_collector.h"
+#include "engine/rocksdb/idle_compactor.h"
 #include "engine/rocksdb/memtable_skiplist.h"
 #include "engine/rocksdb/no_options_file.h"
 #include "engine/write_rounds.h"
@@ -305,6 +307,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
  private:
   Status Apply(const std::vector<Mutation>& mutations) {
     MT_RETURN_IF_ERROR(AwaitCreation());
+    if (!idle_compactor_started_.load(std::memory_order_acquire)) StartIdleCompactor();
     rocksdb::WriteBatch wb;
     std::vector<std::string_view> keys;
     keys.reserve(mutations.size());
@@ -375,6 +378,13 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return Status::Ok();
   }
 
+  void StartIdleCompactor() {
+    std::call_once(idle_compactor_once_, [this] {
+      idle_compactor_ = std::make_unique<IdleCompactor>(db_.get(), IdleCompactor::Options{});
+      idle_compactor_started_.store(true, std::memory_order_release);
+    });
+  }
+
   // Point reads of recently read keys skip RocksDB's Get (see latest_cache.h), and reads of
   // recently read small ranges within one group (a partition: Query) its iterators (range_cache.h).
   static constexpr size_t kLatestCacheBytes = 32 << 20;
@@ -387,6 +397,11 @@ class RocksDbEngine : public Engine, public DeferredLog {
   std::shared_ptr<RangeCache> ranges_;  // shared with the iterators recording for it
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
+  // Started by the first write (a server that only reads has no level 0 to compact, and its start
+  // creates one thread fewer); declared last, so destroyed first, while db_ is open.
+  std::once_flag idle_compactor_once_;
+  std::atomic<bool> idle_compactor_started_{false};
+  std::unique_ptr<IdleCompactor> idle_compactor_;
 };
 
 // One DB::Open, without an OPTIONS file (no_options_file.h). A directory without a CURRENT file is
