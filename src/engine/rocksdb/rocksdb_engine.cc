@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
-#include <mutex>
 #include <system_error>
 #include <utility>
 
@@ -307,7 +306,9 @@ class RocksDbEngine : public Engine, public DeferredLog {
  private:
   Status Apply(const std::vector<Mutation>& mutations) {
     MT_RETURN_IF_ERROR(AwaitCreation());
-    if (!idle_compactor_started_.load(std::memory_order_acquire)) StartIdleCompactor();
+    if (!idle_compactor_started_.load(std::memory_order_relaxed) && !idle_compactor_started_.exchange(true)) {
+      idle_compactor_ = std::make_unique<IdleCompactor>(db_.get(), IdleCompactor::Options{});
+    }
     rocksdb::WriteBatch wb;
     std::vector<std::string_view> keys;
     keys.reserve(mutations.size());
@@ -378,13 +379,6 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return Status::Ok();
   }
 
-  void StartIdleCompactor() {
-    std::call_once(idle_compactor_once_, [this] {
-      idle_compactor_ = std::make_unique<IdleCompactor>(db_.get(), IdleCompactor::Options{});
-      idle_compactor_started_.store(true, std::memory_order_release);
-    });
-  }
-
   // Point reads of recently read keys skip RocksDB's Get (see latest_cache.h), and reads of
   // recently read small ranges within one group (a partition: Query) its iterators (range_cache.h).
   static constexpr size_t kLatestCacheBytes = 32 << 20;
@@ -398,8 +392,8 @@ class RocksDbEngine : public Engine, public DeferredLog {
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
   // Started by the first write (a server that only reads has no level 0 to compact, and its start
-  // creates one thread fewer); declared last, so destroyed first, while db_ is open.
-  std::once_flag idle_compactor_once_;
+  // creates one thread fewer; concurrent first writes leave it to the one that set the flag);
+  // declared last, so destroyed first, while db_ is open.
   std::atomic<bool> idle_compactor_started_{false};
   std::unique_ptr<IdleCompactor> idle_compactor_;
 };
