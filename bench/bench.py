@@ -257,6 +257,35 @@ def _start_once(binary):
     return (time.perf_counter() - t0) * 1000, proc, data
 
 
+def _start_cost(pid):
+    """The started process's page faults so far and its main thread's CPU time in ms."""
+    with open(f"/proc/{pid}/stat") as f:
+        minor_faults = int(f.read().rsplit(")", 1)[1].split()[7])
+    with open(f"/proc/{pid}/schedstat") as f:  # the thread group leader's: run ns, wait ns, slices
+        main_ms = int(f.read().split()[0]) / 1e6
+    return minor_faults, main_ms
+
+
+def page_fault_us(pages=4096, rounds=5):
+    """What a first touch of an anonymous page costs on this machine (a page fault), in us: the
+    median of `rounds` times touching fresh pages, less the same loop over pages already there."""
+    import mmap
+    costs = []
+    for _ in range(rounds):
+        m = mmap.mmap(-1, pages * mmap.PAGESIZE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        t0 = time.perf_counter()
+        for i in range(0, pages * mmap.PAGESIZE, mmap.PAGESIZE):
+            m[i] = 1
+        fresh = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for i in range(0, pages * mmap.PAGESIZE, mmap.PAGESIZE):
+            m[i] = 2
+        touched = time.perf_counter() - t0
+        m.close()
+        costs.append((fresh - touched) / pages * 1e6)
+    return statistics.median(costs)
+
+
 def _stop(proc, data):
     proc.terminate()
     proc.wait()
@@ -274,10 +303,13 @@ def startup_ms(binary, runs=7):
     back to back, and each after a second of idle (when a virtual machine's idle vCPUs make any
     process start slowly: the harness times `true` the same two ways for reference). Also the
     idle RSS one second after start."""
-    warm, idle, rss, true_warm, true_idle = [], [], [], [], []
+    warm, idle, rss, true_warm, true_idle, faults, main_ms = [], [], [], [], [], [], []
     for _ in range(runs):
         ms, proc, data = _start_once(binary)
         warm.append(ms)
+        cost = _start_cost(proc.pid)
+        faults.append(cost[0])
+        main_ms.append(cost[1])
         _stop(proc, data)
         true_warm.append(_true_ms())
     for _ in range(runs):
@@ -292,7 +324,8 @@ def startup_ms(binary, runs=7):
         _stop(proc, data)
     med = statistics.median
     return {"back_to_back_ms": med(warm), "after_idle_ms": med(idle), "true_back_to_back_ms": med(true_warm),
-            "true_after_idle_ms": med(true_idle)}, med(rss)
+            "true_after_idle_ms": med(true_idle), "page_faults": med(faults), "main_thread_cpu_ms": med(main_ms),
+            "page_fault_us": page_fault_us()}, med(rss)
 
 
 def du_mb(path):
@@ -532,6 +565,10 @@ def report(r, targets):
     print(f"\nStart to first served request (median): {st['back_to_back_ms']:.1f} ms back to back, "
           f"{st['after_idle_ms']:.1f} ms after 1 s of idle (this machine's `true`: {st['true_back_to_back_ms']:.1f} ms "
           f"and {st['true_after_idle_ms']:.1f} ms); idle RSS after start: {r['startup_idle_rss_kb'] / 1024:.1f} MB")
+    if "page_faults" in st:
+        print(f"At its first answer (back to back, medians) the server had taken {st['page_faults']:.0f} page faults "
+              f"and its main thread had run {st['main_thread_cpu_ms']:.1f} ms; a page fault costs "
+              f"{st['page_fault_us']:.1f} us on this machine")
     print("Idle RSS with the benchmark tables created: " +
           ", ".join(f"{t} {kb / 1024:.1f} MB" for t, kb in r["idle_rss_kb"].items()))
     print("Bulk load (BatchWriteItem, wrk): " +
