@@ -85,6 +85,11 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // filters instead of 4.
   o.compression = PickCompression();
   o.level0_file_num_compaction_trigger = 8;
+  // Compactions read their input files 256 KB at a time (RocksDB 7.8 reads block by block: one
+  // pread a data block, and a block holds a single item of 4 KB or more). 4 KB PutItems: the
+  // compaction thread's system calls 0.95 -> 0.0002 a write, its CPU 9.4-14.3 -> 5.0-7.2 us a
+  // write (later RocksDB releases default to 2 MB; 256 KB measured the same and holds less memory).
+  o.compaction_readahead_size = 256 << 10;
   o.info_log = std::make_shared<StderrLogger>();
   // Start fast and small: no informational log chatter or periodic stats, and memtable arena
   // blocks of 1 MB instead of write_buffer_size / 8 (the first block is touched at open).
