@@ -14,6 +14,7 @@ into bench/.deps on first use).
 import argparse
 import http.client
 import json
+import mmap
 import os
 import re
 import shutil
@@ -258,7 +259,7 @@ def _start_once(binary):
 
 
 def _start_cost(pid):
-    """The started process's page faults so far and its main thread's CPU time in ms."""
+    """The started process's minor page faults so far and its main thread's CPU time in ms."""
     with open(f"/proc/{pid}/stat") as f:
         minor_faults = int(f.read().rsplit(")", 1)[1].split()[7])
     with open(f"/proc/{pid}/schedstat") as f:  # the thread group leader's: run ns, wait ns, slices
@@ -269,7 +270,6 @@ def _start_cost(pid):
 def page_fault_us(pages=4096, rounds=5):
     """What a first touch of an anonymous page costs on this machine (a page fault), in us: the
     median of `rounds` times touching fresh pages, less the same loop over pages already there."""
-    import mmap
     costs = []
     for _ in range(rounds):
         m = mmap.mmap(-1, pages * mmap.PAGESIZE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
