@@ -63,6 +63,16 @@ class IdleCompactorTest : public ::testing::Test {
     return false;
   }
 
+  // Waits up to 30 s for `compactor` to count `count` compactions: it counts one when CompactFiles
+  // returns, a moment after level 0 already reads empty.
+  static bool CompactionsReach(const IdleCompactor& compactor, uint64_t count) {
+    for (auto deadline = std::chrono::steady_clock::now() + 30s; std::chrono::steady_clock::now() < deadline;) {
+      if (compactor.compactions() >= count) return true;
+      std::this_thread::sleep_for(10ms);
+    }
+    return false;
+  }
+
   std::string Read(const std::string& key) {
     std::string value;
     rocksdb::Status s = db_->Get({}, key, &value);
@@ -80,6 +90,7 @@ TEST_F(IdleCompactorTest, CompactsLevelZeroIntoTheLastLevelWhenIdle) {
   ASSERT_TRUE(LevelZeroEmptied());
   std::vector<int> files = FilesByLevel();
   EXPECT_EQ(files.back(), 1);  // every level empty before: into the last
+  EXPECT_TRUE(CompactionsReach(compactor, 1));
   EXPECT_EQ(compactor.compactions(), 1u);
   for (int k = 0; k < 10; ++k) EXPECT_EQ(Read("k" + std::to_string(k)), "4");
   for (int f = 0; f < 4; ++f) EXPECT_EQ(Read("only" + std::to_string(f)), "<none>");
@@ -121,6 +132,7 @@ TEST_F(IdleCompactorTest, WaitsWhileTheProcessIsBusy) {
   EXPECT_EQ(FilesByLevel()[0], 4);
   busy.store(false);
   ASSERT_TRUE(LevelZeroEmptied());
+  EXPECT_TRUE(CompactionsReach(compactor, 1));
   EXPECT_EQ(compactor.compactions(), 1u);
 }
 
