@@ -126,11 +126,12 @@ std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, con
 
 Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply,
                                     const AttemptedSizeFn& attempted_size) {
-  // A single-item write is a one-action transaction that never gives up on collisions.
+  // A single-item write is a one-action transaction that never gives up on collisions. The action
+  // is moved into its vector: an initializer list would copy the key and both functions again.
+  std::vector<WriteAction> actions;
+  actions.push_back(WriteAction{&table, key, apply, false, attempted_size});
   MT_ASSIGN_OR_RETURN(TransactionResult result,
-                      WriteAtomically(*this, {WriteAction{&table, key, apply, false, attempted_size}},
-                                      WriteCharge::kStandard,
-                                      /*max_attempts=*/1 << 20));
+                      WriteAtomically(*this, actions, WriteCharge::kStandard, /*max_attempts=*/1 << 20));
   if (!result.committed) return result.outcomes[0];
   return std::move(result.results[0]);
 }
