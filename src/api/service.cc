@@ -250,7 +250,10 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
   constexpr size_t kPoolBytes = 32 << 10;
   thread_local std::unique_ptr<char[]> pool_block(new char[kPoolBytes]);
   rapidjson::MemoryPoolAllocator<> pool(pool_block.get(), kPoolBytes);
-  rapidjson::Document doc(&pool);
+  // The parse and write stacks take their memory through this one allocator (malloc and free, no
+  // state): given none, each of the document, its reader and the writer allocates one of its own.
+  static rapidjson::CrtAllocator stack_allocator;
+  rapidjson::Document doc(&pool, 1024, &stack_allocator);
   if (!request.body.empty()) {
     // Padding the parser may read: UTF-8 validation looks up to three bytes past a truncated
     // sequence at the very end, and the SSE2 string scan reads whole aligned 16-byte blocks, up
@@ -291,7 +294,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
       if (buffer.GetSize() > kKeptAnswerCapacity) buffer.Clear(), buffer.ShrinkToFit();
     }
   } shrink_large{buffer};
-  JsonWriter writer(buffer);
+  JsonWriter writer(buffer, &stack_allocator);
   OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}};
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
   if (result.ok()) result = op->run(ctx);
