@@ -314,10 +314,15 @@ class RocksDbEngine : public Engine, public DeferredLog {
     if (!idle_compactor_started_.load(std::memory_order_relaxed) && !idle_compactor_started_.exchange(true)) {
       idle_compactor_ = std::make_unique<IdleCompactor>(db_.get(), IdleCompactor::Options{});
     }
-    // The batch's buffer sized once: a header, then per record a tag, two lengths and the bytes
-    // (grown as it fills, a 4 KB item took three allocations and copies).
-    size_t bytes = 12;
-    for (const Mutation& m : mutations) bytes += 11 + m.key.size() + (m.value ? m.value->size() : 0);
+    // The batch's buffer sized once (grown as it fills, a 4 KB item took three allocations and
+    // copies): RocksDB's 12-byte header (sequence, count), then per record a tag byte and two
+    // varint32 lengths of at most 5 bytes each before the key and value bytes.
+    constexpr size_t kBatchHeaderBytes = 12;
+    constexpr size_t kRecordOverheadBytes = 1 + 5 + 5;
+    size_t bytes = kBatchHeaderBytes;
+    for (const Mutation& m : mutations) {
+      bytes += kRecordOverheadBytes + m.key.size() + (m.value ? m.value->size() : 0);
+    }
     rocksdb::WriteBatch wb(bytes);
     std::vector<std::string_view> keys;
     keys.reserve(mutations.size());
