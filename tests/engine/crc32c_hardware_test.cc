@@ -1,5 +1,6 @@
 // The CRC32C that replaces RocksDB's (crc32c_hardware.h): published check values, agreement with a
-// bit-at-a-time reference at every length and alignment, Extend's chaining and Crc32cCombine (with
+// bit-at-a-time reference at every length and alignment (one chain and three joined), Extend's
+// chaining and Crc32cCombine (with
 // the carry-less multiply where the processor has it, and the software fallback).
 // (RocksDB itself verifies the log records it wrote with it when it reopens a database:
 // rocksdb_engine_test.cc, ReopenPersists.)
@@ -69,12 +70,33 @@ TEST(Crc32cHardwareTest, AgreesWithTheReferenceAtEveryLengthAndAlignment) {
       const uint32_t expected = Reference(data);
       ASSERT_EQ(rocksdb::crc32c::Extend(0, buffer.data() + offset, n), expected) << offset << " " << n;
       ASSERT_EQ(ExtendCrc32cBytewise(0, buffer.data() + offset, n), expected) << offset << " " << n;
+      ASSERT_EQ(ExtendCrc32cOneChain(0, buffer.data() + offset, n), expected) << offset << " " << n;
     }
   }
   for (size_t n : {4096, 4133, 32768, 70001}) {
     const std::string data = RandomBytes(rng, n);
     EXPECT_EQ(Crc(data), Reference(data)) << n;
+    EXPECT_EQ(ExtendCrc32cOneChain(0, data.data(), n), Reference(data)) << n;
   }
+}
+
+// From 192 bytes Extend reads three chains side by side and joins them: every way the data can
+// split into three lanes and a tail (lanes of 64 bytes up, tails of 0 to 31 bytes), a non-zero
+// starting CRC, and data that would cancel if the join dropped a lane's shift.
+TEST(Crc32cHardwareTest, ThreeChainsJoinToTheOneChainResult) {
+  std::mt19937_64 rng(13);
+  const std::string buffer = RandomBytes(rng, 3 * 4096 + 64);
+  for (size_t n = 180; n < 3 * 4096 + 40; n += (n < 1200 ? 1 : 97)) {
+    const size_t offset = n % 8;
+    const std::string data = buffer.substr(offset, n);
+    ASSERT_EQ(Crc(data), Reference(data)) << n;
+    const uint32_t start = static_cast<uint32_t>(rng());
+    ASSERT_EQ(rocksdb::crc32c::Extend(start, data.data(), n), ExtendCrc32cBytewise(start, data.data(), n)) << n;
+  }
+  std::string three_equal_lanes;
+  for (int lane = 0; lane < 3; ++lane) three_equal_lanes += std::string(64, '\x5a');
+  EXPECT_EQ(Crc(three_equal_lanes), Reference(three_equal_lanes));
+  EXPECT_EQ(Crc(std::string(4096, 'x')), Reference(std::string(4096, 'x')));
 }
 
 TEST(Crc32cHardwareTest, ExtendContinuesAndCombineJoins) {
