@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <iterator>
 #include <filesystem>
@@ -48,11 +49,12 @@ class MemtableSkipListTest : public ::testing::TestWithParam<Layout> {
     o.create_if_missing = true;
     o.write_buffer_size = 64 << 20;  // everything stays in the memtable unless a test flushes
     const Layout layout = GetParam();
-    o.memtable_factory =
+    factory_ =
         layout.buckets == kDefaultBuckets && layout.background_linking
             ? std::make_shared<BytewiseSkipListFactory>()
             : std::make_shared<BytewiseSkipListFactory>(
                   layout.buckets == kDefaultBuckets ? size_t{1} << 18 : layout.buckets, layout.background_linking);
+    o.memtable_factory = factory_;
     o.allow_concurrent_memtable_write = false;
     Customize(o);
     rocksdb::DB* raw = nullptr;
@@ -104,6 +106,7 @@ class MemtableSkipListTest : public ::testing::TestWithParam<Layout> {
   }
 
   std::filesystem::path dir_;
+  std::shared_ptr<BytewiseSkipListFactory> factory_;
   std::unique_ptr<rocksdb::DB> db_;
 };
 
@@ -382,6 +385,36 @@ TEST_P(SmallMemtablesTest, MemtablesComeAndGoWhileTheirNodesAreLinked) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, SmallMemtablesTest, ::testing::Values(Layout{1024, true}, Layout{1024, false}),
+                         LayoutName);
+
+// The next memtable's hash index is made ahead by the linker once the memtable's entries take 32
+// bytes a bucket (32 KB with 1,024 buckets), and the next memtable takes it: it then holds the
+// writes that follow, and the memtables before it stay readable.
+class SpareIndexTest : public MemtableSkipListTest {};
+
+TEST_P(SpareIndexTest, MadeOnceTheMemtableFillsAndTakenByTheNext) {
+  const bool linker = GetParam().background_linking;
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a" + std::to_string(i), "v").ok());
+  EXPECT_FALSE(factory_->SpareIndexReady());  // ~3 KB of entries
+  for (int i = 0; i < 400; ++i) {
+    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "b" + std::to_string(i), std::string(100, 'v')).ok());
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (linker && !factory_->SpareIndexReady() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(factory_->SpareIndexReady(), linker);  // without a linker, no spare
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());  // the next memtable takes it
+  EXPECT_FALSE(factory_->SpareIndexReady());
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "c" + std::to_string(i), "w").ok());
+  EXPECT_EQ(Get("c299"), "w");
+  EXPECT_EQ(Get("b399"), std::string(100, 'v'));
+  EXPECT_EQ(Get("a0"), "v");
+  EXPECT_EQ(Scan(false).size(), 800u);
+  EXPECT_EQ(Scan(true).size(), 800u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, SpareIndexTest, ::testing::Values(Layout{1024, true}, Layout{1024, false}),
                          LayoutName);
 
 }  // namespace

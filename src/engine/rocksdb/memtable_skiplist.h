@@ -33,7 +33,9 @@
 //   say on a machine whose cores are all busy), the writer links them itself.
 // - Entries and iterators live in RocksDB's arenas, as with RocksDB's own skip list; the hash
 //   buckets (8 bytes each, hash_buckets of them, 0 for none) in memory of their own that takes RAM
-//   as buckets are first used.
+//   as buckets are first used. With background linking, once a memtable's entries take 32 bytes a
+//   bucket, the linker maps the next memtable's buckets with their pages faulted in (a spare,
+//   which the factory keeps until a memtable takes it: RAM that RocksDB does not count).
 // - live_memtables() counts the memtables made by the factory that RocksDB has not yet freed: the
 //   active one, and those sealed and waiting for (or in) a flush.
 #pragma once
@@ -53,6 +55,9 @@ class BytewiseSkipListFactory : public rocksdb::MemTableRepFactory {
   explicit BytewiseSkipListFactory(size_t hash_buckets = size_t{1} << 18, bool background_linking = true);
 
   std::shared_ptr<const std::atomic<int>> live_memtables() const { return live_memtables_; }
+
+  // Whether a spare hash index waits for the next memtable (for the tests).
+  bool SpareIndexReady() const;
 
   static const char* kClassName() { return "MonotableBytewiseSkipList"; }
   const char* Name() const override { return kClassName(); }
