@@ -1,7 +1,7 @@
 // The CRC32C that replaces RocksDB's (crc32c_hardware.h): published check values, agreement with a
 // bit-at-a-time reference at every length and alignment (one chain and three joined), Extend's
-// chaining and Crc32cCombine (with
-// the carry-less multiply where the processor has it, and the software fallback).
+// chaining and Crc32cCombine (with the carry-less multiply where the processor has it, and the
+// software fallback).
 // (RocksDB itself verifies the log records it wrote with it when it reopens a database:
 // rocksdb_engine_test.cc, ReopenPersists.)
 #include "engine/rocksdb/crc32c_hardware.h"
@@ -81,8 +81,8 @@ TEST(Crc32cHardwareTest, AgreesWithTheReferenceAtEveryLengthAndAlignment) {
 }
 
 // From 192 bytes Extend reads three chains side by side and joins them: every way the data can
-// split into three lanes and a tail (lanes of 64 bytes up, tails of 0 to 31 bytes), a non-zero
-// starting CRC, and data that would cancel if the join dropped a lane's shift.
+// split into three lanes and a tail (lanes of 64 bytes up, tails of 0 to 23 bytes), a non-zero
+// starting CRC, and lanes whose CRCs would cancel if the join dropped a lane's shift.
 TEST(Crc32cHardwareTest, ThreeChainsJoinToTheOneChainResult) {
   std::mt19937_64 rng(13);
   const std::string buffer = RandomBytes(rng, 3 * 4096 + 64);
