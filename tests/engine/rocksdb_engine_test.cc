@@ -1,6 +1,6 @@
 // The RocksDB engine alone: its range cache under concurrent and random writes, its prefix mode for
-// range reads within a group, reopening a data directory, and snapshots and iterators that outlive
-// the engine.
+// range reads within a group, reopening a data directory (a clean close leaves no log to replay),
+// and snapshots and iterators that outlive the engine.
 #include "engine/rocksdb/rocksdb_engine.h"
 
 #include <gtest/gtest.h>
@@ -215,7 +215,7 @@ TEST(RocksDbEngineTest, ReopenPersists) {
     auto r = OpenRocksDbEngine(opts);
     ASSERT_TRUE(r.ok()) << r.status().message();
     auto& e = *r;
-    // Recovery wrote the log's records to a table file: reads for a write (which keep nothing in
+    // The clean close wrote the memtable to a table file: reads for a write (which keep nothing in
     // the caches) come from there, then the ordinary reads.
     EXPECT_EQ(*e->GetForWrite("a"), "1");
     EXPECT_EQ(*e->GetForWrite("b"), std::nullopt);
@@ -229,6 +229,30 @@ TEST(RocksDbEngineTest, ReopenPersists) {
     EXPECT_FALSE(second.ok());
     EXPECT_EQ(second.status().code(), ErrorCode::kIo);
   }
+}
+
+// A clean close flushes the memtables, so the next open has no log records to replay (a restart
+// would otherwise replay and flush up to three memtables' worth of log first).
+TEST(RocksDbEngineTest, CleanCloseLeavesNoLogToReplay) {
+  TempDir dir("mt_engine_test_");
+  {
+    auto r = OpenRocksDbEngine({.path = dir.db()});
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_TRUE((*r)->Commit({.guards = {}, .mutations = {{"key" + std::to_string(i), std::string(100, 'v')}}}).ok());
+    }
+  }
+  uintmax_t log_bytes = 0;
+  int table_files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.db())) {
+    if (entry.path().extension() == ".log") log_bytes += entry.file_size();
+    if (entry.path().extension() == ".sst") ++table_files;
+  }
+  EXPECT_EQ(log_bytes, 0u);
+  EXPECT_EQ(table_files, 1);
+  auto r = OpenRocksDbEngine({.path = dir.db()});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(*(*r)->Get("key99"), std::string(100, 'v'));
 }
 
 TEST(RocksDbEngineTest, SnapshotOutlivingEngineIsSafe) {

@@ -428,7 +428,10 @@ rocksdb::Status OpenOnce(const EngineOptions& options, DbPtr* db, std::shared_fu
   rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
   if (!s.ok()) return s;
   *db = DbPtr(raw, [env](rocksdb::DB* d) {
-    d->FlushWAL(/*sync=*/true).PermitUncheckedError();  // a clean shutdown leaves nothing unsynced
+    // A clean shutdown leaves the memtables in table files and nothing unsynced: the next open
+    // then has no log to replay (replaying and flushing 22 MB of log took ~0.25 s of a restart).
+    d->Flush(rocksdb::FlushOptions()).PermitUncheckedError();
+    d->FlushWAL(/*sync=*/true).PermitUncheckedError();
     d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
     delete d;
   });
