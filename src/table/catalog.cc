@@ -10,7 +10,8 @@
 namespace monotable::table {
 namespace {
 
-// System key space layout: [0000]['T'][name] -> description JSON; [0000]['P'] -> next key prefix.
+// System key space layout: [0000]['T'][name] -> description JSON; [0000]['P'] -> next key prefix;
+// [0000]['C'] -> the tables' statistics as a clean shutdown left them (SaveStatistics).
 std::string TableRecordKey(std::string_view name) {
   std::string key = PrefixBytes(kSystemKeyPrefix);
   key.push_back('T');
@@ -22,6 +23,61 @@ std::string NextPrefixKey() {
   std::string key = PrefixBytes(kSystemKeyPrefix);
   key.push_back('P');
   return key;
+}
+
+std::string SavedStatisticsKey() {
+  std::string key = PrefixBytes(kSystemKeyPrefix);
+  key.push_back('C');
+  return key;
+}
+
+// The saved statistics: a version byte, then for each table its key prefix (u32), item count and
+// bytes (i64 each), big-endian.
+constexpr char kStatisticsVersion = 1;
+constexpr size_t kStatisticsEntryBytes = 4 + 8 + 8;
+
+struct SavedStatistics {
+  int64_t item_count;
+  int64_t size_bytes;
+};
+
+uint64_t ReadBigEndian(std::string_view bytes) {
+  uint64_t v = 0;
+  for (unsigned char c : bytes) v = (v << 8) | c;
+  return v;
+}
+
+// Empty when the record is missing or malformed: every table is then walked.
+std::map<uint32_t, SavedStatistics> DecodeSavedStatistics(const std::optional<std::string>& record) {
+  std::map<uint32_t, SavedStatistics> saved;
+  if (!record || record->empty() || (*record)[0] != kStatisticsVersion ||
+      (record->size() - 1) % kStatisticsEntryBytes != 0) {
+    return saved;
+  }
+  std::string_view entries = std::string_view(*record).substr(1);
+  for (size_t at = 0; at < entries.size(); at += kStatisticsEntryBytes) {
+    std::string_view entry = entries.substr(at, kStatisticsEntryBytes);
+    saved[static_cast<uint32_t>(ReadBigEndian(entry.substr(0, 4)))] = {
+        static_cast<int64_t>(ReadBigEndian(entry.substr(4, 8))), static_cast<int64_t>(ReadBigEndian(entry.substr(12, 8)))};
+  }
+  return saved;
+}
+
+// Walks a table's items once, measuring each as stored (EncodedItemSize is ItemSize of the
+// decoded item, without decoding it).
+Status CountItems(engine::Engine& engine, uint32_t key_prefix, TableStats& stats) {
+  auto [first, last] = KeySpaceRange(key_prefix);
+  auto items = engine.NewIterator(first, last);
+  int64_t count = 0, bytes = 0;
+  for (items->SeekToFirst(); items->Valid(); items->Next()) {
+    MT_ASSIGN_OR_RETURN(uint64_t size, EncodedItemSize(items->value()));
+    ++count;
+    bytes += static_cast<int64_t>(size);
+  }
+  MT_RETURN_IF_ERROR(items->status());
+  stats.item_count = count;
+  stats.size_bytes = bytes;
+  return Status::Ok();
 }
 
 std::string NewUuid() {
@@ -44,6 +100,16 @@ double NowSeconds() {
 
 Status Catalog::Load() {
   std::lock_guard lock(control_mutex_);
+  // Statistics a clean shutdown saved hold only until the next item write, so the record goes in
+  // the first write after it is read: any later write that survives a crash comes after that
+  // deletion in the log, and the next Load after such a crash walks the tables instead.
+  MT_ASSIGN_OR_RETURN(auto record, engine_.Get(SavedStatisticsKey()));
+  std::map<uint32_t, SavedStatistics> saved = DecodeSavedStatistics(record);
+  if (record) {
+    engine::WriteBatch batch;
+    batch.mutations.push_back({SavedStatisticsKey(), std::nullopt});
+    MT_RETURN_IF_ERROR(engine_.Commit(batch));
+  }
   auto tables = std::make_shared<TableMap>();
   std::string lower = TableRecordKey("");
   std::string upper = lower;
@@ -53,17 +119,12 @@ Status Catalog::Load() {
     MT_ASSIGN_OR_RETURN(TableDescription description, DecodeDescription(it->value()));
     auto handle = std::make_shared<TableHandle>();
     handle->stats = std::make_shared<TableStats>();
-    auto [first, last] = KeySpaceRange(description.key_prefix);
-    auto items = engine_.NewIterator(first, last);
-    int64_t count = 0, bytes = 0;
-    for (items->SeekToFirst(); items->Valid(); items->Next()) {
-      MT_ASSIGN_OR_RETURN(Item item, DecodeItem(items->value()));
-      ++count;
-      bytes += static_cast<int64_t>(ItemSize(item));
+    if (auto found = saved.find(description.key_prefix); found != saved.end()) {
+      handle->stats->item_count = found->second.item_count;
+      handle->stats->size_bytes = found->second.size_bytes;
+    } else {
+      MT_RETURN_IF_ERROR(CountItems(engine_, description.key_prefix, *handle->stats));
     }
-    MT_RETURN_IF_ERROR(items->status());
-    handle->stats->item_count = count;
-    handle->stats->size_bytes = bytes;
     std::string name = description.name;
     handle->description = std::make_shared<const TableDescription>(std::move(description));
     tables->emplace(std::move(name), std::move(handle));
@@ -71,6 +132,19 @@ Status Catalog::Load() {
   MT_RETURN_IF_ERROR(it->status());
   Publish(std::move(tables));
   return Status::Ok();
+}
+
+Status Catalog::SaveStatistics() {
+  std::lock_guard lock(control_mutex_);
+  std::string record(1, kStatisticsVersion);
+  for (const auto& [name, handle] : *Current()) {
+    AppendBigEndian32(handle->description->key_prefix, record);
+    AppendBigEndian64(static_cast<uint64_t>(handle->stats->item_count.load()), record);
+    AppendBigEndian64(static_cast<uint64_t>(handle->stats->size_bytes.load()), record);
+  }
+  engine::WriteBatch batch;
+  batch.mutations.push_back({SavedStatisticsKey(), std::move(record)});
+  return engine_.Commit(batch);
 }
 
 std::shared_ptr<const TableHandle> Catalog::Find(std::string_view name) const {

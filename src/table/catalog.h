@@ -5,7 +5,8 @@
 //   without locking: the catalog publishes a new immutable map on every change (copy-on-write).
 // - Create/Update/Drop are serialized among themselves (control plane) and durable when they
 //   return. Create assigns the table id, creation time and fresh engine key spaces.
-// - Each table carries live statistics (item count, bytes) maintained by the write path.
+// - Each table carries live statistics (item count, bytes) maintained by the write path; a clean
+//   shutdown saves them so that the next start need not walk every table to count its items.
 // - Enabling a stream (a new stream label) assigns the stream a fresh key space
 //   (StreamSettings::key_prefix). The change listener hears of every published change (before is
 //   null for a created table, after is null for a dropped one), under the control-plane lock.
@@ -39,8 +40,13 @@ class Catalog {
  public:
   explicit Catalog(engine::Engine& engine) : engine_(engine) {}
 
-  // Reads every table record and recomputes statistics by walking each table once.
+  // Reads every table record. A table's statistics come from the record SaveStatistics() left at
+  // the last clean shutdown when it holds them, else from walking the table once. The record is
+  // deleted as it is read (before any other write), so it never outlives the state it describes.
   Status Load();
+  // Records every table's statistics for the next Load(). Call only once no item write can follow
+  // (the server and the TTL passes stopped): a write after it would make the record stale.
+  Status SaveStatistics();
 
   // nullptr when there is no such table.
   std::shared_ptr<const TableHandle> Find(std::string_view name) const;

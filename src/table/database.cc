@@ -37,6 +37,16 @@ Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
       [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
 }
 
+Database::~Database() {
+  if (background_.joinable()) {
+    background_.request_stop();
+    background_.join();  // its TTL passes delete items: none may follow the saved statistics
+  }
+  if (Status st = catalog_.SaveStatistics(); !st.ok()) {
+    std::fprintf(stderr, "monotable: saving table statistics failed: %s\n", st.message().c_str());
+  }
+}
+
 void Database::RunBackground(std::stop_token stop) {
   std::mutex mu;
   std::condition_variable_any wake;

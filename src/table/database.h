@@ -9,6 +9,7 @@
 //   if another writer changes the item between the read and the commit, the commit's guard fails
 //   and Write() calls `apply` again on the newer item. Items, statistics (and later index
 //   entries and change records) commit in one atomic engine batch.
+// - Destroying the Database is a clean shutdown: no request may still be using it.
 // - Reads (GetItem) are served from the latest committed state; every committed write is visible
 //   to every later read, so eventually and strongly consistent reads behave alike here.
 #pragma once
@@ -68,6 +69,9 @@ class Database {
   static Result<std::unique_ptr<Database>> Open(const DatabaseOptions& options);
   // `clock` (epoch milliseconds) drives stream records, retention and TTL; tests may fake it.
   explicit Database(std::unique_ptr<engine::Engine> engine, Clock clock = SystemNowMs);
+  // Stops the background loop, then saves the tables' statistics for the next Open (a clean
+  // shutdown; the caller has stopped serving requests).
+  ~Database();
 
   Catalog& catalog() { return catalog_; }
   Throughput& throughput() { return throughput_; }
