@@ -1,5 +1,7 @@
 #include "api/table_json.h"
 
+#include <algorithm>
+
 #include "api/request_fields.h"
 
 namespace monotable::api {
@@ -106,10 +108,11 @@ void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const 
   w.Double(table.creation_time);
   w.Key("ProvisionedThroughput");
   WriteThroughput(w, table.throughput, on_demand);
+  // While the start's background walk runs, a table's figures are partial (catalog.h): never below 0.
   w.Key("TableSizeBytes");
-  w.Int64(stats ? stats->size_bytes.load() : 0);
+  w.Int64(stats ? std::max<int64_t>(stats->size_bytes.load(), 0) : 0);
   w.Key("ItemCount");
-  w.Int64(stats ? stats->item_count.load() : 0);
+  w.Int64(stats ? std::max<int64_t>(stats->item_count.load(), 0) : 0);
   WriteString(w, "TableArn", TableArn(identity, table.name));
   WriteString(w, "TableId", table.table_id);
   if (table.billing_mode_given || table.billing_mode_changed > 0) {

@@ -1,6 +1,8 @@
 #include "table/catalog.h"
 
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <random>
 
 #include "model/item_codec.h"
@@ -63,21 +65,35 @@ std::map<uint32_t, SavedStatistics> DecodeSavedStatistics(const std::optional<st
   return saved;
 }
 
-// Walks a table's items once, measuring each as stored (EncodedItemSize is ItemSize of the
-// decoded item, without decoding it).
-Status CountItems(engine::Engine& engine, uint32_t key_prefix, TableStats& stats) {
-  auto [first, last] = KeySpaceRange(key_prefix);
-  auto items = engine.NewIterator(first, last);
+// Walks [from, upper) at `snapshot`, measuring each item as stored (EncodedItemSize is ItemSize
+// of the decoded item, without decoding it) and adding to `stats` as it goes. Stops after
+// `budget` items or when `stop` is requested; returns the key to resume at, or nullopt once the
+// range is done.
+Result<std::optional<std::string>> CountItems(engine::Engine& engine, std::shared_ptr<const engine::Snapshot> snapshot,
+                                              const std::string& from, const std::string& upper, TableStats& stats,
+                                              uint64_t budget, std::stop_token stop = {}) {
+  auto items = engine.NewIterator(from, upper, std::move(snapshot));
   int64_t count = 0, bytes = 0;
+  auto settle = [&] {
+    stats.item_count += count;
+    stats.size_bytes += bytes;
+    count = bytes = 0;
+  };
+  uint64_t walked = 0;
   for (items->SeekToFirst(); items->Valid(); items->Next()) {
+    if (walked == budget || stop.stop_requested()) {
+      settle();
+      return std::optional<std::string>(std::string(items->key()));
+    }
     MT_ASSIGN_OR_RETURN(uint64_t size, EncodedItemSize(items->value()));
     ++count;
+    ++walked;
     bytes += static_cast<int64_t>(size);
+    if (count == 4096) settle();  // DescribeTable sees the count grow while a long walk runs
   }
   MT_RETURN_IF_ERROR(items->status());
-  stats.item_count = count;
-  stats.size_bytes = bytes;
-  return Status::Ok();
+  settle();
+  return std::optional<std::string>();
 }
 
 std::string NewUuid() {
@@ -110,6 +126,13 @@ Status Catalog::Load() {
     batch.mutations.push_back({SavedStatisticsKey(), std::nullopt});
     MT_RETURN_IF_ERROR(engine_.Commit(batch));
   }
+  // Tables without saved figures are walked as of this snapshot, taken before any item write:
+  // the writes after it add their own changes to the same figures, so walk + writes is exact
+  // whenever the walk ends. The first kSynchronousCountItems items are walked here; the rest in
+  // the background, so a start after a crash does not wait for the whole data set.
+  auto snapshot = engine_.GetSnapshot();
+  uint64_t budget = kSynchronousCountItems;
+  std::vector<PendingCount> pending;
   auto tables = std::make_shared<TableMap>();
   std::string lower = TableRecordKey("");
   std::string upper = lower;
@@ -123,7 +146,14 @@ Status Catalog::Load() {
       handle->stats->item_count = found->second.item_count;
       handle->stats->size_bytes = found->second.size_bytes;
     } else {
-      MT_RETURN_IF_ERROR(CountItems(engine_, description.key_prefix, *handle->stats));
+      auto [first, last] = KeySpaceRange(description.key_prefix);
+      int64_t before = handle->stats->item_count;
+      MT_ASSIGN_OR_RETURN(auto resume, CountItems(engine_, snapshot, first, last, *handle->stats, budget));
+      budget -= static_cast<uint64_t>(handle->stats->item_count - before);
+      if (resume) {
+        handle->stats->counted = false;
+        pending.push_back({handle->stats, std::move(*resume), std::move(last)});
+      }
     }
     std::string name = description.name;
     handle->description = std::make_shared<const TableDescription>(std::move(description));
@@ -131,13 +161,35 @@ Status Catalog::Load() {
   }
   MT_RETURN_IF_ERROR(it->status());
   Publish(std::move(tables));
+  if (!pending.empty()) {
+    counter_ = std::jthread([this, snapshot, pending = std::move(pending)](std::stop_token stop) {
+      for (const PendingCount& p : pending) {
+        auto resume = CountItems(engine_, snapshot, p.from, p.upper, *p.stats, UINT64_MAX, stop);
+        if (!resume.ok()) {
+          std::fprintf(stderr, "monotable: counting a table's items failed: %s\n", resume.status().message().c_str());
+          return;
+        }
+        if (*resume) return;  // stopped
+        p.stats->counted = true;
+      }
+    });
+  }
   return Status::Ok();
 }
 
+void Catalog::WaitCounted() {
+  if (counter_.joinable()) counter_.join();
+}
+
 Status Catalog::SaveStatistics() {
+  if (counter_.joinable()) {
+    counter_.request_stop();
+    counter_.join();
+  }
   std::lock_guard lock(control_mutex_);
   std::string record(1, kStatisticsVersion);
   for (const auto& [name, handle] : *Current()) {
+    if (!handle->stats->counted) continue;  // its walk did not end: the next start walks it
     AppendBigEndian32(handle->description->key_prefix, record);
     AppendBigEndian64(static_cast<uint64_t>(handle->stats->item_count.load()), record);
     AppendBigEndian64(static_cast<uint64_t>(handle->stats->size_bytes.load()), record);

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/engine.h"
@@ -29,6 +30,9 @@ namespace monotable::table {
 struct TableStats {
   std::atomic<int64_t> item_count{0};
   std::atomic<int64_t> size_bytes{0};
+  // False while the start's background walk of the table has not ended: the figures then hold the
+  // items walked so far plus every write's change since the start (so they can even be negative).
+  std::atomic<bool> counted{true};
 };
 
 struct TableHandle {
@@ -40,12 +44,20 @@ class Catalog {
  public:
   explicit Catalog(engine::Engine& engine) : engine_(engine) {}
 
+  // At most this many items are walked by Load() itself; the rest in the background.
+  static constexpr uint64_t kSynchronousCountItems = 20000;
+
   // Reads every table record. A table's statistics come from the record SaveStatistics() left at
-  // the last clean shutdown when it holds them, else from walking the table once. The record is
-  // deleted as it is read (before any other write), so it never outlives the state it describes.
+  // the last clean shutdown when it holds them, else from walking the table's items as of the
+  // load (the first kSynchronousCountItems of them before Load returns, the rest on a background
+  // thread; writes meanwhile add their changes). The record is deleted as it is read (before any
+  // other write), so it never outlives the state it describes. Call once, before serving.
   Status Load();
-  // Records every table's statistics for the next Load(). Call only once no item write can follow
-  // (the server and the TTL passes stopped): a write after it would make the record stale.
+  // Waits until the background walk, if any, has ended (tests).
+  void WaitCounted();
+  // Records the statistics of every table whose walk has ended, for the next Load(), after
+  // stopping a walk still running. Call only once no item write can follow (the server and the
+  // TTL passes stopped): a write after it would make the record stale.
   Status SaveStatistics();
 
   // nullptr when there is no such table.
@@ -83,6 +95,12 @@ class Catalog {
     return tables_;
   }
 
+  // Where a table's background walk resumes: [from, upper) of its key space.
+  struct PendingCount {
+    std::shared_ptr<TableStats> stats;
+    std::string from, upper;
+  };
+
   engine::Engine& engine_;
   std::mutex control_mutex_;
   ChangeListener listener_;
@@ -91,6 +109,7 @@ class Catalog {
   // is preempted.
   mutable std::shared_mutex tables_mutex_;
   std::shared_ptr<const TableMap> tables_ = std::make_shared<const TableMap>();
+  std::jthread counter_;  // the start's background walk; declared last, so stopped first
 };
 
 }  // namespace monotable::table

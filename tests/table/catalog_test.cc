@@ -135,6 +135,51 @@ TEST_F(CatalogStatisticsTest, TableMissingFromTheRecordIsWalked) {
   EXPECT_EQ(c->stats->item_count.load(), 4);
 }
 
+// A table larger than what Load walks itself: the rest is walked in the background as of the
+// load, and writes after the load (here deletions, with their changes to the figures as the write
+// path makes them) still leave exact figures once the walk ends.
+TEST_F(CatalogStatisticsTest, BackgroundWalkEndsExactDespiteWritesDuringIt) {
+  Catalog setup(*engine_);
+  ASSERT_TRUE(setup.Load().ok());
+  const int extra = static_cast<int>(Catalog::kSynchronousCountItems) + 5000;
+  int64_t a_bytes = Put(setup, "a", extra);  // a0, a1 and a2 again, as they were
+  const int a_count = extra;
+
+  Catalog catalog(*engine_);
+  ASSERT_TRUE(catalog.Load().ok());
+  auto a = catalog.Find("a");
+  for (int i = 0; i < 10; ++i) {
+    Item item = Row("a" + std::to_string(i));
+    ASSERT_TRUE(engine_->Commit({.guards = {}, .mutations = {{ItemKeyOf(*a->description, item), std::nullopt}}}).ok());
+    a->stats->item_count -= 1;
+    a->stats->size_bytes -= static_cast<int64_t>(ItemSize(item));
+    a_bytes -= static_cast<int64_t>(ItemSize(item));
+  }
+  catalog.WaitCounted();
+  EXPECT_TRUE(a->stats->counted.load());
+  ExpectStats(catalog, "a", a_count - 10, a_bytes);
+  ExpectStats(catalog, "b", 2, b_bytes_);
+}
+
+// Saving while the background walk may still run never saves partial figures: whatever the
+// timing, the next load has exact ones.
+TEST_F(CatalogStatisticsTest, SaveDuringTheBackgroundWalkKeepsExactFigures) {
+  Catalog setup(*engine_);
+  ASSERT_TRUE(setup.Load().ok());
+  int64_t a_bytes = Put(setup, "a", static_cast<int>(Catalog::kSynchronousCountItems) * 3);
+  const int64_t a_count = Catalog::kSynchronousCountItems * 3;
+  {
+    Catalog catalog(*engine_);
+    ASSERT_TRUE(catalog.Load().ok());
+    ASSERT_TRUE(catalog.SaveStatistics().ok());
+  }
+  Catalog catalog(*engine_);
+  ASSERT_TRUE(catalog.Load().ok());
+  catalog.WaitCounted();
+  ExpectStats(catalog, "a", a_count, a_bytes);
+  ExpectStats(catalog, "b", 2, b_bytes_);
+}
+
 // The same through Database on RocksDB: destroying it saves the statistics, and the next open
 // takes them.
 TEST(DatabaseStatisticsTest, CleanShutdownSavesTheStatistics) {
