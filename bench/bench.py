@@ -238,10 +238,11 @@ def interleaved_p50(port, script, duration, rounds, variants):
                    "rounds_p50_ms": [r["p50_ms"] for r in rs]} for name, rs in runs.items()}
 
 
-def _start_once(binary):
-    """Milliseconds from process start to the first served request (GET /), and the process."""
-    port = free_port()
-    data = tempfile.mkdtemp(prefix="mt-start-")
+def _start_once(binary, data=None, port=None):
+    """Milliseconds from process start to the first served request (GET /), the process and its
+    data directory (a fresh one unless given)."""
+    port = port or free_port()
+    data = data or tempfile.mkdtemp(prefix="mt-start-")
     t0 = time.perf_counter()
     proc = subprocess.Popen([binary, "serve", "--port", str(port), "--data", data],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -296,6 +297,29 @@ def _true_ms():
     t0 = time.perf_counter()
     subprocess.run(["true"], check=True)
     return (time.perf_counter() - t0) * 1000
+
+
+def restart_ms(binary, server, data):
+    """A restart of `server` (monotable) on the data the run left in `data`: the clean stop's
+    seconds (SIGTERM), then start to the first served request and to the answer of a DescribeTable
+    of the large table, after that stop and again after a kill -9 of the restarted server (with
+    nothing saved at a clean stop, the start counts every table's items)."""
+    t0 = time.perf_counter()
+    server.proc.terminate()
+    server.proc.wait()
+    out = {"stop_s": time.perf_counter() - t0}
+    for how in ("after_clean_stop", "after_kill_9"):
+        port = free_port()
+        ms, proc, _ = _start_once(binary, data, port)
+        try:
+            t1 = time.perf_counter()
+            table = Client(port).call("DescribeTable", {"TableName": "bench_big"})["Table"]
+            out[how] = {"first_answer_ms": ms, "describe_ms": ms + (time.perf_counter() - t1) * 1000,
+                        "item_count": table["ItemCount"]}
+        finally:
+            proc.send_signal(signal.SIGKILL if how == "after_clean_stop" else signal.SIGTERM)
+            proc.wait()
+    return out
 
 
 def startup_ms(binary, runs=7):
@@ -503,6 +527,8 @@ def main():
         # What the server said during the run: RocksDB's warnings (a write stall or stop among them)
         # explain a tail that the figures alone do not.
         results["monotable_log"] = servers["monotable"].log_lines()
+        # A restart on everything the run wrote (the large table and the workloads' tables).
+        results["restart"] = restart_ms(args.binary, servers.pop("monotable"), os.path.join(workdir, "mt"))
     finally:
         for s in servers.values():
             s.stop()
@@ -569,6 +595,12 @@ def report(r, targets):
         print(f"At its first answer (back to back, medians) the server had taken {st['page_faults']:.0f} page faults "
               f"and its main thread had run {st['main_thread_cpu_ms']:.1f} ms; a page fault costs "
               f"{st['page_fault_us']:.1f} us on this machine")
+    if "restart" in r:
+        rs = r["restart"]
+        print(f"Restart on the run's data ({r['big_items']:,}-item table included): clean stop {rs['stop_s']:.2f} s; " +
+              "; ".join(f"{how.replace('_', ' ')}: first answer {rs[how]['first_answer_ms']:,.0f} ms, the large "
+                        f"table's DescribeTable (ItemCount {rs[how]['item_count']:,}) {rs[how]['describe_ms']:,.0f} ms"
+                        for how in ("after_clean_stop", "after_kill_9")))
     print("Idle RSS with the benchmark tables created: " +
           ", ".join(f"{t} {kb / 1024:.1f} MB" for t, kb in r["idle_rss_kb"].items()))
     print("Bulk load (BatchWriteItem, wrk): " +
