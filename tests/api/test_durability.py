@@ -26,11 +26,16 @@ def key(i):
     return {"pk": {"S": f"USER#{i % 7}"}, "sk": {"N": str(i)}}
 
 
-def test_restart_keeps_tables_and_items(start_server, tmp_path):
+def start_with_table(start_server, tmp_path, *args):
+    """A server on a fresh data directory with one new table: (data, server, client, table name)."""
     data = str(tmp_path / "db")
-    s = start_server("--data", data)
+    s = start_server("--data", data, *args)
     c = s.client()
-    name = make_table(c)
+    return data, s, c, make_table(c)
+
+
+def test_restart_keeps_tables_and_items(start_server, tmp_path):
+    data, s, c, name = start_with_table(start_server, tmp_path)
     for i in range(50):
         c.put_item(TableName=name, Item=item(i))
     c.delete_item(TableName=name, Key=key(3))
@@ -53,10 +58,7 @@ def test_restart_keeps_tables_and_items(start_server, tmp_path):
 
 
 def test_kill_9_with_sync_loses_nothing_acknowledged(start_server, tmp_path):
-    data = str(tmp_path / "db")
-    s = start_server("--data", data, "--sync")
-    c = s.client()
-    name = make_table(c)
+    data, s, c, name = start_with_table(start_server, tmp_path, "--sync")
     acknowledged = []
     for i in range(200):
         c.put_item(TableName=name, Item=item(i))
@@ -73,10 +75,7 @@ def test_kill_9_with_sync_loses_nothing_acknowledged(start_server, tmp_path):
 def test_kill_9_without_sync_reopens_consistent(start_server, tmp_path):
     # Without --sync a process crash (not a power loss) keeps what the OS already has: RocksDB's
     # WAL is written before the acknowledgement, only its fsync is skipped.
-    data = str(tmp_path / "db")
-    s = start_server("--data", data)
-    c = s.client()
-    name = make_table(c)
+    data, s, c, name = start_with_table(start_server, tmp_path)
     for i in range(100):
         c.put_item(TableName=name, Item=item(i))
     s.kill(signal.SIGKILL)
@@ -88,10 +87,7 @@ def test_kill_9_without_sync_reopens_consistent(start_server, tmp_path):
 def test_statistics_after_clean_restart_then_kill_9(start_server, tmp_path):
     # A clean stop saves the tables' statistics and the next start takes them without walking the
     # items; that start also discards them, so writes after it and a kill -9 still count right.
-    data = str(tmp_path / "db")
-    s = start_server("--data", data)
-    c = s.client()
-    name = make_table(c)
+    data, s, c, name = start_with_table(start_server, tmp_path)
     other = make_table(c)
     for i in range(30):
         c.put_item(TableName=name, Item=item(i))
@@ -123,10 +119,7 @@ def test_kill_9_restart_counts_a_large_table_in_the_background(start_server, tmp
     # After a crash nothing saved the statistics: the start walks the first 20,000 items itself and
     # the rest in the background, so ItemCount grows to the exact figure after the start (AWS too
     # updates it behind the writes), while writes during the walk count as well.
-    data = str(tmp_path / "db")
-    s = start_server("--data", data)
-    c = s.client()
-    name = make_table(c)
+    data, s, c, name = start_with_table(start_server, tmp_path)
     total = 26_000
     for start in range(0, total, 25):
         c.batch_write_item(RequestItems={name: [{"PutRequest": {"Item": {"pk": {"S": f"P{i % 100}"},
@@ -153,10 +146,7 @@ def test_kill_9_restart_counts_a_large_table_in_the_background(start_server, tmp
 
 
 def test_deleted_table_stays_deleted_after_restart(start_server, tmp_path):
-    data = str(tmp_path / "db")
-    s = start_server("--data", data)
-    c = s.client()
-    name = make_table(c)
+    data, s, c, name = start_with_table(start_server, tmp_path)
     c.put_item(TableName=name, Item=item(1))
     c.delete_table(TableName=name)
     s.stop()
