@@ -392,4 +392,10 @@ void AppendBigEndian64(uint64_t v, std::string& out) {
   for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
 }
 
+uint64_t ReadBigEndian(std::string_view bytes) {
+  uint64_t v = 0;
+  for (unsigned char c : bytes) v = (v << 8) | c;
+  return v;
+}
+
 }  // namespace monotable

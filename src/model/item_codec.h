@@ -50,5 +50,7 @@ uint64_t PartitionHash(const AttributeValue& partition_key);
 
 void AppendBigEndian32(uint32_t v, std::string& out);
 void AppendBigEndian64(uint64_t v, std::string& out);
+// The unsigned big-endian number in `bytes` (at most 8 of them; the caller checks the length).
+uint64_t ReadBigEndian(std::string_view bytes);
 
 }  // namespace monotable

@@ -19,12 +19,6 @@ uint64_t Fnv1a(std::string_view bytes, uint64_t h = 1469598103934665603ULL) {
   return h;
 }
 
-uint64_t ReadBigEndian64(std::string_view bytes) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[i]);
-  return v;
-}
-
 std::string IteratorCheck(std::string_view arn, std::string_view body) {
   std::string out;
   AppendBigEndian64(Fnv1a(body, Fnv1a(arn)), out);
@@ -60,8 +54,8 @@ Result<DecodedIterator> DecodeIterator(std::string_view text) {
   DecodedIterator out;
   out.arn = std::string(text.substr(0, middle));
   if (IteratorCheck(out.arn, std::string_view(body).substr(0, 16)) != std::string_view(body).substr(16)) return invalid;
-  out.position = ReadBigEndian64(body);
-  out.created_ms = static_cast<int64_t>(ReadBigEndian64(std::string_view(body).substr(8)));
+  out.position = ReadBigEndian(std::string_view(body).substr(0, 8));
+  out.created_ms = static_cast<int64_t>(ReadBigEndian(std::string_view(body).substr(8, 8)));
   return out;
 }
 

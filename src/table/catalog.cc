@@ -43,12 +43,6 @@ struct SavedStatistics {
   int64_t size_bytes;
 };
 
-uint64_t ReadBigEndian(std::string_view bytes) {
-  uint64_t v = 0;
-  for (unsigned char c : bytes) v = (v << 8) | c;
-  return v;
-}
-
 // Empty when the record is missing or malformed: every table is then walked.
 std::map<uint32_t, SavedStatistics> DecodeSavedStatistics(const std::optional<std::string>& record) {
   std::map<uint32_t, SavedStatistics> saved;
@@ -147,9 +141,8 @@ Status Catalog::Load() {
       handle->stats->size_bytes = found->second.size_bytes;
     } else {
       auto [first, last] = KeySpaceRange(description.key_prefix);
-      int64_t before = handle->stats->item_count;
       MT_ASSIGN_OR_RETURN(auto resume, CountItems(engine_, snapshot, first, last, *handle->stats, budget));
-      budget -= static_cast<uint64_t>(handle->stats->item_count - before);
+      budget -= static_cast<uint64_t>(handle->stats->item_count.load());  // the table's walk so far
       if (resume) {
         handle->stats->counted = false;
         pending.push_back({handle->stats, std::move(*resume), std::move(last)});

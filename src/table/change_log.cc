@@ -17,15 +17,9 @@ void AppendBlob(std::string_view bytes, std::string& out) {
   out.append(bytes);
 }
 
-uint64_t ReadBigEndian(std::string_view bytes, size_t width) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < width; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[i]);
-  return v;
-}
-
 Result<std::string_view> TakeBlob(std::string_view& in) {
   if (in.size() < 4) return Status(ErrorCode::kCorruption, "truncated change record");
-  uint64_t n = ReadBigEndian(in, 4);
+  uint64_t n = ReadBigEndian(in.substr(0, 4));
   in.remove_prefix(4);
   if (in.size() < n) return Status(ErrorCode::kCorruption, "truncated change record");
   std::string_view blob = in.substr(0, n);
@@ -48,7 +42,7 @@ std::string ChangeRecordKey(uint32_t key_prefix, uint64_t seq) {
 
 std::string TrimHorizonKey(uint32_t key_prefix) { return ChangeRecordKey(key_prefix, 0); }
 
-uint64_t SequenceOfKey(std::string_view key) { return key.size() < 12 ? 0 : ReadBigEndian(key.substr(4), 8); }
+uint64_t SequenceOfKey(std::string_view key) { return key.size() < 12 ? 0 : ReadBigEndian(key.substr(4, 8)); }
 
 size_t ChangeRecord::SizeBytes() const {
   return ItemSize(keys) + (old_image ? ItemSize(*old_image) : 0) + (new_image ? ItemSize(*new_image) : 0);
@@ -93,7 +87,7 @@ Result<ChangeRecord> DecodeChangeRecord(std::string_view in) {
   record.kind = static_cast<ChangeKind>(kind);
   auto flags = static_cast<uint8_t>(in[2]);
   record.by_service = flags & kByService;
-  record.created_ms = static_cast<int64_t>(ReadBigEndian(in.substr(3), 8));
+  record.created_ms = static_cast<int64_t>(ReadBigEndian(in.substr(3, 8)));
   in.remove_prefix(11);
   MT_ASSIGN_OR_RETURN(std::string_view keys, TakeBlob(in));
   MT_ASSIGN_OR_RETURN(record.keys, DecodeItem(keys));
