@@ -6,7 +6,8 @@
 // - Create/Update/Drop are serialized among themselves (control plane) and durable when they
 //   return. Create assigns the table id, creation time and fresh engine key spaces.
 // - Each table carries live statistics (item count, bytes) maintained by the write path; a clean
-//   shutdown saves them so that the next start need not walk every table to count its items.
+//   shutdown saves them so that the next start need not walk every table to count its items
+//   (after a crash it does, beyond the first kSynchronousCountItems items in the background).
 // - Enabling a stream (a new stream label) assigns the stream a fresh key space
 //   (StreamSettings::key_prefix). The change listener hears of every published change (before is
 //   null for a created table, after is null for a dropped one), under the control-plane lock.
