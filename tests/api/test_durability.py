@@ -34,11 +34,15 @@ def start_with_table(start_server, tmp_path, *args):
     return data, s, c, make_table(c)
 
 
-def test_restart_keeps_tables_and_items(start_server, tmp_path):
+def test_restart_keeps_tables_items_and_statistics(start_server, tmp_path):
+    # A clean stop saves the tables' statistics and the next start takes them without walking the
+    # items; that start also discards them, so writes after it and a kill -9 still count right.
     data, s, c, name = start_with_table(start_server, tmp_path)
+    other = make_table(c)
     for i in range(50):
         c.put_item(TableName=name, Item=item(i))
     c.delete_item(TableName=name, Key=key(3))
+    c.put_item(TableName=other, Item=item(1))
     created = c.describe_table(TableName=name)["Table"]
     s.stop()
 
@@ -49,12 +53,27 @@ def test_restart_keeps_tables_and_items(start_server, tmp_path):
     assert table["CreationDateTime"] == created["CreationDateTime"]
     assert table["ItemCount"] == 49
     assert table["TableSizeBytes"] == created["TableSizeBytes"]
+    assert c2.describe_table(TableName=other)["Table"]["ItemCount"] == 1
     for i in range(50):
         got = c2.get_item(TableName=name, Key=key(i)).get("Item")
         if i == 3:
             assert got is None
         else:
             assert got == {**item(i), "big": {"N": "-1234567890123456789012345678901234567.8"}}
+
+    for i in range(50, 60):
+        c2.put_item(TableName=name, Item=item(i))
+    for i in range(5):
+        c2.delete_item(TableName=name, Key=key(i))
+    c2.delete_item(TableName=other, Key=key(1))
+    after = c2.describe_table(TableName=name)["Table"]
+    assert after["ItemCount"] == 55
+    s2.kill(signal.SIGKILL)
+
+    c3 = start_server("--data", data).client()
+    table = c3.describe_table(TableName=name)["Table"]
+    assert (table["ItemCount"], table["TableSizeBytes"]) == (55, after["TableSizeBytes"])
+    assert c3.describe_table(TableName=other)["Table"]["ItemCount"] == 0
 
 
 def test_kill_9_with_sync_loses_nothing_acknowledged(start_server, tmp_path):
@@ -82,37 +101,6 @@ def test_kill_9_without_sync_reopens_consistent(start_server, tmp_path):
     c2 = start_server("--data", data).client()
     assert c2.describe_table(TableName=name)["Table"]["ItemCount"] == 100
     assert c2.get_item(TableName=name, Key=key(99))["Item"] == item(99)
-
-
-def test_statistics_after_clean_restart_then_kill_9(start_server, tmp_path):
-    # A clean stop saves the tables' statistics and the next start takes them without walking the
-    # items; that start also discards them, so writes after it and a kill -9 still count right.
-    data, s, c, name = start_with_table(start_server, tmp_path)
-    other = make_table(c)
-    for i in range(30):
-        c.put_item(TableName=name, Item=item(i))
-    c.put_item(TableName=other, Item=item(1))
-    before = c.describe_table(TableName=name)["Table"]
-    s.stop()
-
-    s2 = start_server("--data", data)
-    c2 = s2.client()
-    table = c2.describe_table(TableName=name)["Table"]
-    assert (table["ItemCount"], table["TableSizeBytes"]) == (30, before["TableSizeBytes"])
-    assert c2.describe_table(TableName=other)["Table"]["ItemCount"] == 1
-    for i in range(30, 40):
-        c2.put_item(TableName=name, Item=item(i))
-    for i in range(5):
-        c2.delete_item(TableName=name, Key=key(i))
-    c2.delete_item(TableName=other, Key=key(1))
-    after = c2.describe_table(TableName=name)["Table"]
-    assert after["ItemCount"] == 35
-    s2.kill(signal.SIGKILL)
-
-    c3 = start_server("--data", data).client()
-    table = c3.describe_table(TableName=name)["Table"]
-    assert (table["ItemCount"], table["TableSizeBytes"]) == (35, after["TableSizeBytes"])
-    assert c3.describe_table(TableName=other)["Table"]["ItemCount"] == 0
 
 
 def test_kill_9_restart_counts_a_large_table_in_the_background(start_server, tmp_path):
