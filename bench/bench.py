@@ -431,8 +431,16 @@ def main():
             open(conf, "w").write(f.read().replace("__PORT__", str(ng_port)))
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         servers["nginx"] = Server("nginx", [nginx, "-c", conf, "-p", workdir], ng_port)
+        # The same reply from a single worker process: one serving thread, as monotable's I/O thread.
+        ng1_port = free_port()
+        conf1 = os.path.join(workdir, "nginx-one-worker.conf")
+        with open(os.path.join(HERE, "nginx.conf")) as f:
+            open(conf1, "w").write(f.read().replace("__PORT__", str(ng1_port))
+                                   .replace("worker_processes 2;", "worker_processes 1;")
+                                   .replace("monotable-bench-nginx.pid", "monotable-bench-nginx-one.pid"))
+        servers["nginx one worker"] = Server("nginx one worker", [nginx, "-c", conf1, "-p", workdir], ng1_port)
 
-        results["idle_rss_kb"] = {n: s.rss_kb() for n, s in servers.items() if n != "nginx"}
+        results["idle_rss_kb"] = {n: s.rss_kb() for n, s in servers.items() if not n.startswith("nginx")}
         targets = [n for n in ("monotable", "dynalite") if n in servers]
         for name in targets:
             c = Client(servers[name].port)
@@ -488,6 +496,15 @@ def main():
                           "share": get["rps"] / ceiling["rps"]})
         results["nginx_pairs"] = pairs
         rows["GetItem"]["nginx"] = sorted(pairs, key=lambda p: p["share"])[1]["nginx"]
+        # The PutItem workloads' requests against the fixed reply (nginx reads each body and drops
+        # it): what 32 connections of such requests cost this machine's loopback TCP and the load
+        # generator with nothing stored, with the ceiling's two workers and with one.
+        settle_each(servers, targets)
+        results["nginx_puts"] = {
+            n: {label: wrk(servers[n].port, "putitem.lua", duration, args.connections, args.threads,
+                           {"BENCH_TABLE": "bench_items", "BENCH_ITEM_BYTES": size})
+                for label, size in (("PutItem 200 B", "200"), ("PutItem 4 KB", "4096"))}
+            for n in ("nginx", "nginx one worker")}
 
         # Full scan of a 10k-item table no workload wrote to, on each target.
         results["scan_10k"] = {t: full_scan(servers[t].port, "bench_coll10") for t in targets}
@@ -587,6 +604,12 @@ def report(r, targets):
           "; ".join(f"{fmt(p['nginx']['rps'])} req/s ({tries(p['nginx_tries'])}) against {fmt(p['monotable']['rps'])} "
                     f"({tries(p['monotable_tries'])}) = {100 * p['share']:.0f}%" for p in r["nginx_pairs"]) +
           f"; median share {100 * sorted(p['share'] for p in r['nginx_pairs'])[1]:.0f}%")
+    if "nginx_puts" in r:
+        print("nginx fixed reply driven by the PutItem scripts (bodies read and dropped; two workers / one worker): " +
+              "; ".join(f"{label} " + " / ".join(f"{fmt(r['nginx_puts'][n][label]['rps'])} req/s p99 "
+                                                 f"{r['nginx_puts'][n][label]['p99_ms']:.2f} ms"
+                                                 for n in ("nginx", "nginx one worker"))
+                        for label in ("PutItem 200 B", "PutItem 4 KB")))
     st = r["startup_ms"]
     print(f"\nStart to first served request (median): {st['back_to_back_ms']:.1f} ms back to back, "
           f"{st['after_idle_ms']:.1f} ms after 1 s of idle (this machine's `true`: {st['true_back_to_back_ms']:.1f} ms "
