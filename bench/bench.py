@@ -238,14 +238,11 @@ def interleaved_p50(port, script, duration, rounds, variants):
                    "rounds_p50_ms": [r["p50_ms"] for r in rs]} for name, rs in runs.items()}
 
 
-def _start_once(binary, data=None, port=None):
-    """Milliseconds from process start to the first served request (GET /), the process and its
-    data directory (a fresh one unless given)."""
-    port = port or free_port()
-    data = data or tempfile.mkdtemp(prefix="mt-start-")
+def _first_answer_ms(argv, port):
+    """Starts `argv` and returns the milliseconds from process start to its first served request
+    (GET / answered 200) and the process."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([binary, "serve", "--port", str(port), "--data", data],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while True:
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=1)
@@ -256,7 +253,42 @@ def _start_once(binary, data=None, port=None):
             s.close()
         except OSError:
             time.sleep(0.0002)
-    return (time.perf_counter() - t0) * 1000, proc, data
+    return (time.perf_counter() - t0) * 1000, proc
+
+
+def _start_once(binary, data=None, port=None):
+    """Milliseconds from process start to the first served request (GET /), the process and its
+    data directory (a fresh one unless given)."""
+    port = port or free_port()
+    data = data or tempfile.mkdtemp(prefix="mt-start-")
+    ms, proc = _first_answer_ms([binary, "serve", "--port", str(port), "--data", data], port)
+    return ms, proc, data
+
+
+def _start_in_memory_ms(binary):
+    """The same for the in-memory engine (what a test suite would start)."""
+    port = free_port()
+    ms, proc = _first_answer_ms([binary, "serve", "--port", str(port), "--in-memory"], port)
+    proc.terminate()
+    proc.wait()
+    return ms
+
+
+def _start_nginx_ms():
+    """The same for nginx with one worker answering the fixed reply: an HTTP server that stores
+    nothing, started the same way on the same machine."""
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="mt-start-nginx-")
+    conf = os.path.join(workdir, "nginx.conf")
+    with open(os.path.join(HERE, "nginx.conf")) as f:
+        open(conf, "w").write(f.read().replace("__PORT__", str(port)).replace("worker_processes 2;", "worker_processes 1;")
+                              .replace("monotable-bench-nginx.pid", "monotable-bench-nginx-start.pid"))
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    ms, proc = _first_answer_ms([nginx, "-c", conf, "-p", workdir], port)
+    proc.terminate()
+    proc.wait()
+    shutil.rmtree(workdir, ignore_errors=True)
+    return ms
 
 
 def _start_cost(pid):
@@ -325,9 +357,11 @@ def restart_ms(binary, server, data):
 def startup_ms(binary, runs=7):
     """Start to first served request (GET /, fresh data directory), medians of `runs` starts:
     back to back, and each after a second of idle (when a virtual machine's idle vCPUs make any
-    process start slowly: the harness times `true` the same two ways for reference). Also the
-    idle RSS one second after start."""
+    process start slowly: the harness times `true` the same two ways for reference). Back to back
+    also, in turn with those starts, the in-memory engine's start and nginx's (one worker) for
+    reference. Also the idle RSS one second after start."""
     warm, idle, rss, true_warm, true_idle, faults, main_ms = [], [], [], [], [], [], []
+    in_memory, nginx = [], []
     for _ in range(runs):
         ms, proc, data = _start_once(binary)
         warm.append(ms)
@@ -336,6 +370,8 @@ def startup_ms(binary, runs=7):
         main_ms.append(cost[1])
         _stop(proc, data)
         true_warm.append(_true_ms())
+        in_memory.append(_start_in_memory_ms(binary))
+        nginx.append(_start_nginx_ms())
     for _ in range(runs):
         time.sleep(1.0)
         true_idle.append(_true_ms())
@@ -349,7 +385,7 @@ def startup_ms(binary, runs=7):
     med = statistics.median
     return {"back_to_back_ms": med(warm), "after_idle_ms": med(idle), "true_back_to_back_ms": med(true_warm),
             "true_after_idle_ms": med(true_idle), "page_faults": med(faults), "main_thread_cpu_ms": med(main_ms),
-            "page_fault_us": page_fault_us()}, med(rss)
+            "page_fault_us": page_fault_us(), "in_memory_ms": med(in_memory), "nginx_one_worker_ms": med(nginx)}, med(rss)
 
 
 def du_mb(path):
@@ -614,6 +650,9 @@ def report(r, targets):
     print(f"\nStart to first served request (median): {st['back_to_back_ms']:.1f} ms back to back, "
           f"{st['after_idle_ms']:.1f} ms after 1 s of idle (this machine's `true`: {st['true_back_to_back_ms']:.1f} ms "
           f"and {st['true_after_idle_ms']:.1f} ms); idle RSS after start: {r['startup_idle_rss_kb'] / 1024:.1f} MB")
+    if "in_memory_ms" in st:
+        print(f"Back to back, the same way: monotable on its in-memory engine {st['in_memory_ms']:.1f} ms; nginx with one "
+              f"worker (the fixed reply, nothing stored) {st['nginx_one_worker_ms']:.1f} ms")
     if "page_faults" in st:
         print(f"At its first answer (back to back, medians) the server had taken {st['page_faults']:.0f} page faults "
               f"and its main thread had run {st['main_thread_cpu_ms']:.1f} ms; a page fault costs "
