@@ -238,6 +238,20 @@ def interleaved_p50(port, script, duration, rounds, variants):
                    "rounds_p50_ms": [r["p50_ms"] for r in rs]} for name, rs in runs.items()}
 
 
+def nginx_conf(workdir, port, workers=2, name="nginx"):
+    """Writes bench/nginx.conf (the fixed reply) for `port` with `workers` worker processes into
+    workdir/<name>.conf, with a pid file of its own; returns its path."""
+    conf = os.path.join(workdir, f"{name}.conf")
+    with open(os.path.join(HERE, "nginx.conf")) as f:
+        text = f.read().replace("__PORT__", str(port)).replace("worker_processes 2;", f"worker_processes {workers};")
+    with open(conf, "w") as f:
+        f.write(text.replace("monotable-bench-nginx.pid", f"monotable-bench-{name}.pid"))
+    return conf
+
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
 def _first_answer_ms(argv, port):
     """Starts `argv` and returns the milliseconds from process start to its first served request
     (GET / answered 200) and the process."""
@@ -279,12 +293,8 @@ def _start_nginx_ms():
     nothing, started the same way on the same machine."""
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="mt-start-nginx-")
-    conf = os.path.join(workdir, "nginx.conf")
-    with open(os.path.join(HERE, "nginx.conf")) as f:
-        open(conf, "w").write(f.read().replace("__PORT__", str(port)).replace("worker_processes 2;", "worker_processes 1;")
-                              .replace("monotable-bench-nginx.pid", "monotable-bench-nginx-start.pid"))
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    ms, proc = _first_answer_ms([nginx, "-c", conf, "-p", workdir], port)
+    conf = nginx_conf(workdir, port, workers=1, name="nginx-start")
+    ms, proc = _first_answer_ms([NGINX, "-c", conf, "-p", workdir], port)
     proc.terminate()
     proc.wait()
     shutil.rmtree(workdir, ignore_errors=True)
@@ -462,19 +472,11 @@ def main():
             cli = ensure_dynalite()
             servers["dynalite"] = Server("dynalite", ["node", cli, "--port", str(dl_port := free_port())], dl_port)
         ng_port = free_port()
-        conf = os.path.join(workdir, "nginx.conf")
-        with open(os.path.join(HERE, "nginx.conf")) as f:
-            open(conf, "w").write(f.read().replace("__PORT__", str(ng_port)))
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        servers["nginx"] = Server("nginx", [nginx, "-c", conf, "-p", workdir], ng_port)
+        servers["nginx"] = Server("nginx", [NGINX, "-c", nginx_conf(workdir, ng_port), "-p", workdir], ng_port)
         # The same reply from a single worker process: one serving thread, as monotable's I/O thread.
         ng1_port = free_port()
-        conf1 = os.path.join(workdir, "nginx-one-worker.conf")
-        with open(os.path.join(HERE, "nginx.conf")) as f:
-            open(conf1, "w").write(f.read().replace("__PORT__", str(ng1_port))
-                                   .replace("worker_processes 2;", "worker_processes 1;")
-                                   .replace("monotable-bench-nginx.pid", "monotable-bench-nginx-one.pid"))
-        servers["nginx one worker"] = Server("nginx one worker", [nginx, "-c", conf1, "-p", workdir], ng1_port)
+        conf1 = nginx_conf(workdir, ng1_port, workers=1, name="nginx-one-worker")
+        servers["nginx one worker"] = Server("nginx one worker", [NGINX, "-c", conf1, "-p", workdir], ng1_port)
 
         results["idle_rss_kb"] = {n: s.rss_kb() for n, s in servers.items() if not n.startswith("nginx")}
         targets = [n for n in ("monotable", "dynalite") if n in servers]
