@@ -35,7 +35,9 @@
 //   buckets (8 bytes each, hash_buckets of them, 0 for none) in memory of their own that takes RAM
 //   as buckets are first used. With background linking, once a memtable's entries take 32 bytes a
 //   bucket, the linker maps the next memtable's buckets with their pages faulted in (a spare,
-//   which the factory keeps until a memtable takes it: RAM that RocksDB does not count).
+//   which the factory keeps until a memtable takes it: RAM that RocksDB does not count). Once a
+//   memtable's entries take 1 MB, the linker also faults in the arena pages ahead of the writer's
+//   nodes (up to 512 KB at a time, possibly past the arena block's end: RAM RocksDB does not count).
 // - live_memtables() counts the memtables made by the factory that RocksDB has not yet freed: the
 //   active one, and those sealed and waiting for (or in) a flush.
 #pragma once
