@@ -82,17 +82,19 @@ constexpr size_t kFront = 4 * sizeof(uint64_t);  // older, hash, chain, height
 constexpr size_t kSpareAfterBytesPerBucket = 32;
 
 // With a linker, the arena pages the writer's next nodes will take are faulted in ahead on the
-// linker's thread (MADV_POPULATE_WRITE): a window of kPrefaultWindow bytes from the page of the
+// linker's thread (MADV_POPULATE_WRITE): a window of kPrefaultWindow bytes below the end of the
 // writer's latest node, asked for again whenever its nodes come within kPrefaultLead of the
-// window's end or land outside the window (a new arena block). Why: nodes are written into fresh
-// arena memory (RocksDB allocates the blocks), and the writer took a page fault for each page it
-// touched first, ~12-17 us each here, in bursts whenever a memtable's blocks were new memory
-// (bench/RESULTS.md, sessions 26 and 28): up to ~8,000 faults in one second of 4 KB writes.
-// Populated together they cost ~0.8 us a page, off the writer. The window may reach past the
-// block into memory the arena does not own: populating changes no contents (memory not mapped
-// writable is refused, and refusals are ignored), and costs at most a window of RAM a block. Only
-// once a memtable's entries take kPrefaultAfterBytes (a server taking writes): a server writing a
-// few items would otherwise hold a window or two of RAM it never uses (~1 MB).
+// window's bottom or a node does not end where the one before began (a new arena block: the
+// window may have stopped at the old block's edge). Below, because the nodes are taken with
+// Allocator::Allocate (unaligned), which RocksDB's arena serves from the top of each block down.
+// Why: nodes are written into fresh arena memory (RocksDB allocates the blocks), and the writer
+// took a page fault for each page it touched first, ~12-17 us each here, in bursts whenever a
+// memtable's blocks were new memory (bench/RESULTS.md, sessions 26 and 28): up to ~8,000 faults in
+// one second of 4 KB writes. Populated together they cost ~0.8 us a page, off the writer. Memory
+// past a block's edge is refused (and left alone) or belongs to someone else: populating changes
+// no contents, and costs at most a window of RAM a block. Only once a memtable's entries take
+// kPrefaultAfterBytes (a server taking writes): a server writing a few items would otherwise hold
+// a window of RAM it never uses.
 constexpr size_t kPrefaultAfterBytes = 1 << 20;
 constexpr uintptr_t kPageBytes = 4096;
 constexpr uintptr_t kPrefaultWindow = 512 << 10;
@@ -284,9 +286,7 @@ class SkipList final : public rocksdb::MemTableRep {
   // On the linker's thread: links the queue a group at a time (releasing link_mutex_ between
   // groups, so that readers waiting in LinkAll get in) until less than a group waits.
   void LinkInBackground() {
-    if (const uintptr_t request = prefault_request_.exchange(0, std::memory_order_relaxed); request != 0) {
-      Prefault(request & ~uintptr_t{1}, (request & 1) != 0);
-    }
+    if (const uintptr_t top = prefault_top_.exchange(0, std::memory_order_relaxed); top != 0) Prefault(top);
     if (!spare_prepared_ && allocated_.load(std::memory_order_relaxed) >= kSpareAfterBytesPerBucket * bucket_count_) {
       spare_prepared_ = true;
       linker_->PrepareSpare(bucket_count_ * sizeof(Link));
@@ -576,18 +576,14 @@ class SkipList final : public rocksdb::MemTableRep {
     return true;
   }
 
-  // The writer, after placing a node in [begin, end) (see kPrefaultWindow). RocksDB's arena hands
-  // these out from the top of its blocks down, so the window reaches the way the nodes went last.
+  // The writer, after placing a node in [begin, end) (see kPrefaultWindow).
   void AskPrefault(uintptr_t begin, uintptr_t end) {
-    const bool down = begin < last_node_;
-    last_node_ = begin;
-    if (begin >= prefault_low_ && end <= prefault_low_ + kPrefaultWindow &&
-        (down ? begin >= prefault_low_ + kPrefaultLead : end + kPrefaultLead <= prefault_low_ + kPrefaultWindow)) {
-      return;
-    }
-    const uintptr_t anchor = down ? (end + kPageBytes - 1) & ~(kPageBytes - 1) : begin & ~(kPageBytes - 1);
-    prefault_low_ = down ? anchor - kPrefaultWindow : anchor;
-    prefault_request_.store(anchor | (down ? 1 : 0), std::memory_order_relaxed);  // the linker takes the latest
+    const bool next_below = end <= last_begin_ && end + kPageBytes > last_begin_;
+    last_begin_ = begin;
+    if (next_below && begin >= prefault_low_ + kPrefaultLead && end <= prefault_low_ + kPrefaultWindow) return;
+    const uintptr_t top = (end + kPageBytes - 1) & ~(kPageBytes - 1);
+    prefault_low_ = top - kPrefaultWindow;
+    prefault_top_.store(top, std::memory_order_relaxed);  // the linker takes the latest
     // Hand the list over now rather than at the next full group (up to 32 nodes, 32 pages of 4 KB
     // items, later), as InsertKey does; the linker then links what is queued, if a group.
     if (!scheduled_.load(std::memory_order_seq_cst) && !scheduled_.exchange(true, std::memory_order_seq_cst)) {
@@ -595,12 +591,15 @@ class SkipList final : public rocksdb::MemTableRep {
     }
   }
 
-  // On the linker's thread: faults in the window from `anchor` downward or upward, a chunk at a
-  // time from the anchor, until the window is done or a chunk is refused (the memory's edge).
-  static void Prefault(uintptr_t anchor, bool down) {
-    for (uintptr_t done = 0; done < kPrefaultWindow; done += kPrefaultChunk) {
-      const uintptr_t at = down ? anchor - done - kPrefaultChunk : anchor + done;
-      if (madvise(reinterpret_cast<void*>(at), kPrefaultChunk, MADV_POPULATE_WRITE) != 0) return;
+  // On the linker's thread: faults in the window below `top`, a chunk at a time from the top; a
+  // chunk refused (it reaches past the memory's edge) is done page by page down to that edge.
+  static void Prefault(uintptr_t top) {
+    for (uintptr_t at = top - kPrefaultChunk; at >= top - kPrefaultWindow; at -= kPrefaultChunk) {
+      if (madvise(reinterpret_cast<void*>(at), kPrefaultChunk, MADV_POPULATE_WRITE) == 0) continue;
+      for (uintptr_t page = at + kPrefaultChunk - kPageBytes; page >= at; page -= kPageBytes) {
+        if (madvise(reinterpret_cast<void*>(page), kPageBytes, MADV_POPULATE_WRITE) != 0) return;
+      }
+      return;
     }
   }
 
@@ -638,8 +637,8 @@ class SkipList final : public rocksdb::MemTableRep {
   std::atomic<size_t> allocated_{0};        // bytes of entries inserted (written by the writer only)
   bool spare_prepared_ = false;             // the linker was asked for a spare index (its thread only)
   uintptr_t prefault_low_ = 0;              // the window last asked for starts here (the writer's)
-  uintptr_t last_node_ = 0;                 // where the writer's latest node begins
-  std::atomic<uintptr_t> prefault_request_{0};  // a window's anchor, | 1 if downward, or 0
+  uintptr_t last_begin_ = 0;                // where the writer's latest node begins
+  std::atomic<uintptr_t> prefault_top_{0};  // the top of a window for the linker to fault in, or 0
   std::shared_ptr<std::atomic<int>> live_;  // the factory's count of memtables not yet freed
 };
 
