@@ -422,17 +422,23 @@ INSTANTIATE_TEST_SUITE_P(Layouts, SpareIndexTest, ::testing::Values(Layout{1024,
 // With a linker, the arena pages ahead of the writer's nodes are faulted in on the linker's thread,
 // so the thread writing takes few page faults of its own in a memtable of new memory; without one
 // it takes about one a 4 KB entry. The same puts into a fresh DB with each factory, the writer's
-// faults (getrusage) counted around each put from the 512th on (the linker starts once a
-// memtable's entries take 1 MB): the malloc calls of the puts fault alike in both.
-// (glibc's malloc is told to map every arena block afresh, as blocks of new memory come to a server
-// taking writes; 1,024 buckets keep the hash index to two pages.)
+// faults (getrusage) counted around each put: in the first memtable from the 512th put on (the
+// linker starts once a memtable's entries take 1 MB), and in the memtable after a flush from its
+// first put (the factory has seen a memtable take 1 MB). The malloc calls of the puts fault alike
+// in both. (glibc's malloc is told to map every arena block afresh, as blocks of new memory come to
+// a server taking writes; 1,024 buckets keep the hash index to two pages.)
 long ThreadMinorFaults() {
   rusage usage{};
   getrusage(RUSAGE_THREAD, &usage);
   return usage.ru_minflt;
 }
 
-long WriterFaultsFor1536Puts(bool background_linking) {
+struct WriterFaults {
+  long busy_memtable = 0;  // puts 512-2047 of the first memtable
+  long next_memtable = 0;  // the first 256 puts after a flush
+};
+
+WriterFaults WriterFaultsOfPuts(bool background_linking) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("mt-skiplist-" + std::to_string(::getpid()) + "-prefault-" + std::to_string(background_linking));
   std::filesystem::remove_all(dir);
@@ -445,15 +451,24 @@ long WriterFaultsFor1536Puts(bool background_linking) {
   EXPECT_TRUE(rocksdb::DB::Open(o, dir.string(), &raw).ok());
   std::unique_ptr<rocksdb::DB> db(raw);
   const std::string value(4000, 'v');
-  long faults = 0;
-  for (int i = 0; db && i < 2048; ++i) {  // ~8 MB of entries: a page each, eight arena blocks
+  WriterFaults faults;
+  auto put = [&](const std::string& key, long* counted) {
     const long before = ThreadMinorFaults();
-    EXPECT_TRUE(db->Put(rocksdb::WriteOptions(), "k" + std::to_string(i), value).ok());
-    if (i >= 512) faults += ThreadMinorFaults() - before;
+    EXPECT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+    if (counted != nullptr) *counted += ThreadMinorFaults() - before;
+  };
+  for (int i = 0; db && i < 2048; ++i) {  // ~8 MB of entries: a page each, eight arena blocks
+    put("k" + std::to_string(i), i >= 512 ? &faults.busy_memtable : nullptr);
     if (i % 8 == 7) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the linker's turn
+  }
+  EXPECT_TRUE(db && db->Flush(rocksdb::FlushOptions()).ok());
+  for (int i = 0; db && i < 256; ++i) {  // the next memtable's first MB
+    put("n" + std::to_string(i), &faults.next_memtable);
+    if (i % 8 == 7) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::string read;
   EXPECT_TRUE(db && db->Get(rocksdb::ReadOptions(), "k2047", &read).ok() && read == value);
+  EXPECT_TRUE(db && db->Get(rocksdb::ReadOptions(), "n255", &read).ok() && read == value);
   db.reset();
   std::filesystem::remove_all(dir);
   return faults;
@@ -461,10 +476,15 @@ long WriterFaultsFor1536Puts(bool background_linking) {
 
 TEST(MemtablePrefaultTest, TheWriterFindsArenaPagesFaultedInByTheLinker) {
   mallopt(M_MMAP_THRESHOLD, 128 << 10);
-  const long writer_links = WriterFaultsFor1536Puts(false);
-  const long with_linker = WriterFaultsFor1536Puts(true);
-  EXPECT_GT(writer_links, 768);  // the measurement sees the arena's fresh pages
-  EXPECT_LT(with_linker * 5, writer_links) << with_linker << " against " << writer_links;
+  const WriterFaults writer_links = WriterFaultsOfPuts(false);
+  const WriterFaults with_linker = WriterFaultsOfPuts(true);
+  EXPECT_GT(writer_links.busy_memtable, 768);  // the measurement sees the arena's fresh pages
+  EXPECT_LT(with_linker.busy_memtable * 5, writer_links.busy_memtable)
+      << with_linker.busy_memtable << " against " << writer_links.busy_memtable;
+  // A memtable that follows one of 1 MB or more is faulted in ahead from its first node.
+  EXPECT_GT(writer_links.next_memtable, 128);
+  EXPECT_LT(with_linker.next_memtable * 5, writer_links.next_memtable)
+      << with_linker.next_memtable << " against " << writer_links.next_memtable;
 }
 
 }  // namespace

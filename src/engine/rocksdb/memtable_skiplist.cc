@@ -41,6 +41,10 @@ class SkipListLinker {
   // The spare, if one of `bytes` is ready (the caller owns the mapping), or nullptr.
   void* TakeSpare(size_t bytes);
   bool HasSpare();
+  // Whether a memtable of this factory's took kPrefaultAfterBytes of entries (any thread), and
+  // noting that one did (its writer).
+  bool SawBusyMemtable() const { return saw_busy_memtable_.load(std::memory_order_relaxed); }
+  void NoteBusyMemtable() { saw_busy_memtable_.store(true, std::memory_order_relaxed); }
 
  private:
   void Run();
@@ -53,6 +57,7 @@ class SkipListLinker {
   bool stop_ = false;
   void* spare_ = nullptr;  // PrepareSpare's mapping, spare_bytes_ long
   size_t spare_bytes_ = 0;
+  std::atomic<bool> saw_busy_memtable_{false};
   std::thread thread_;
 };
 
@@ -94,7 +99,9 @@ constexpr size_t kSpareAfterBytesPerBucket = 32;
 // past a block's edge is refused (and left alone) or belongs to someone else: populating changes
 // no contents, and costs at most a window of RAM a block. Only once a memtable's entries take
 // kPrefaultAfterBytes (a server taking writes): a server writing a few items would otherwise hold
-// a window of RAM it never uses.
+// a window of RAM it never uses. From then on every later memtable of the factory's is faulted in
+// ahead from its first node: the first MB of each new memtable had cost the writer ~256 faults of
+// 4 KB items in ~10 ms (~4 ms of faults) at every switch to new memory (bench/RESULTS.md, session 29).
 constexpr size_t kPrefaultAfterBytes = 1 << 20;
 constexpr uintptr_t kPageBytes = 4096;
 constexpr uintptr_t kPrefaultWindow = 512 << 10;
@@ -207,7 +214,7 @@ class SkipList final : public rocksdb::MemTableRep {
  public:
   SkipList(rocksdb::Allocator* allocator, size_t hash_buckets, std::shared_ptr<std::atomic<int>> live,
            std::shared_ptr<SkipListLinker> linker)
-      : MemTableRep(allocator), live_(std::move(live)) {
+      : MemTableRep(allocator), prefaulting_(linker != nullptr && linker->SawBusyMemtable()), live_(std::move(live)) {
     live_->fetch_add(1, std::memory_order_relaxed);
     for (int level = 0; level < kMaxHeight; ++level) new (LinkOf(head_, level)) Link(nullptr);
     if (hash_buckets > 0) {
@@ -246,7 +253,11 @@ class SkipList final : public rocksdb::MemTableRep {
     new (OlderOf(node)) Link(nullptr);
     const uint64_t stored_height = static_cast<uint64_t>(height);
     std::memcpy(node - sizeof stored_height, &stored_height, sizeof stored_height);
-    if (linker_ != nullptr && allocated_.load(std::memory_order_relaxed) >= kPrefaultAfterBytes) {
+    if (linker_ != nullptr && (prefaulting_ || allocated_.load(std::memory_order_relaxed) >= kPrefaultAfterBytes)) {
+      if (!prefaulting_) {
+        prefaulting_ = true;
+        linker_->NoteBusyMemtable();
+      }
       AskPrefault(reinterpret_cast<uintptr_t>(bytes), reinterpret_cast<uintptr_t>(node) + size);
     }
     *buf = node;
@@ -636,6 +647,7 @@ class SkipList final : public rocksdb::MemTableRep {
   std::atomic<bool> scheduled_{false};      // handed to the linker, which has not finished with it
   std::atomic<size_t> allocated_{0};        // bytes of entries inserted (written by the writer only)
   bool spare_prepared_ = false;             // the linker was asked for a spare index (its thread only)
+  bool prefaulting_;                        // the writer asks for windows (see kPrefaultWindow)
   uintptr_t prefault_low_ = 0;              // the window last asked for starts here (the writer's)
   uintptr_t last_begin_ = 0;                // where the writer's latest node begins
   std::atomic<uintptr_t> prefault_top_{0};  // the top of a window for the linker to fault in, or 0

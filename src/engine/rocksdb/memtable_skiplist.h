@@ -37,7 +37,8 @@
 //   bucket, the linker maps the next memtable's buckets with their pages faulted in (a spare,
 //   which the factory keeps until a memtable takes it: RAM that RocksDB does not count). Once a
 //   memtable's entries take 1 MB, the linker also faults in the arena pages ahead of the writer's
-//   nodes (up to 512 KB at a time, possibly past the arena block's end: RAM RocksDB does not count).
+//   nodes (up to 512 KB at a time, possibly past the arena block's end: RAM RocksDB does not count),
+//   and in every memtable the factory makes after that one from its first node.
 // - live_memtables() counts the memtables made by the factory that RocksDB has not yet freed: the
 //   active one, and those sealed and waiting for (or in) a flush.
 #pragma once
