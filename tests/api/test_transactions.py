@@ -1,7 +1,11 @@
 """TransactWriteItems / TransactGetItems / BatchGetItem: shapes, atomicity, idempotency."""
+import re
+
 import pytest
 from botocore.exceptions import ClientError
 from wire_helpers import err
+
+CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons "
 
 
 def put(table, pk, **attrs):
@@ -40,7 +44,10 @@ def test_invalid_action_applies_nothing(ddb, hash_table):
     with pytest.raises(ClientError) as e:
         ddb.transact_write_items(TransactItems=[put(hash_table, "ok"),
                                                 {"Put": {"TableName": hash_table, "Item": {"nokey": {"S": "x"}}}}])
-    assert err(e)[0] == "ValidationException"
+    assert err(e) == ("TransactionCanceledException", CANCELLED + "[None, ValidationError]")
+    assert e.value.response["CancellationReasons"] == [
+        {"Code": "None"},
+        {"Code": "ValidationError", "Message": "One or more parameter values were invalid: Missing the key pk in the item"}]
     assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "ok"}})
 
 
@@ -89,3 +96,137 @@ def test_batch_get_validation(ddb, hash_table):
     with pytest.raises(ClientError) as e:
         ddb.batch_get_item(RequestItems={hash_table: {"Keys": [{"wrong": {"S": "a"}}]}})
     assert err(e) == ("ValidationException", "The provided key element does not match the schema")
+
+
+# ---- which refusals cancel the transaction and which refuse the request --------------------------
+# Ground truth: ScyllaDB alternator's test_transact.py (run against AWS): a key of the wrong type
+# in one action is a TransactionCanceledException whose reason for that action is ValidationError
+# and None for every other (only the first invalid action is reported, no condition is evaluated);
+# expression errors, ReturnValuesOnConditionCheckFailure values, two actions on one item and a
+# payload over 4 MB are a ValidationException for the whole request.
+
+
+def cancelled(e):
+    assert err(e)[0] == "TransactionCanceledException"
+    return e.value.response["CancellationReasons"]
+
+
+def test_per_action_key_and_size_errors_cancel_with_a_validation_error(ddb, hash_table, hash_range_table):
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[
+            {"Put": {"TableName": hash_table, "Item": {"pk": {"N": "7"}}}},        # wrong key type
+            {"Put": {"TableName": hash_table, "Item": {"pk": {"N": "8"}}}},        # not reached
+            {"Put": {"TableName": hash_table, "Item": {"pk": {"S": "c"}},       # false, not evaluated
+                     "ConditionExpression": "attribute_exists(pk)"}}])
+    assert err(e)[1] == CANCELLED + "[ValidationError, None, None]"
+    assert cancelled(e) == [
+        {"Code": "ValidationError",
+         "Message": "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"},
+        {"Code": "None"}, {"Code": "None"}]
+    # A ConditionCheck / Delete / Update key that does not match the schema.
+    for action in [
+        {"ConditionCheck": {"TableName": hash_range_table, "Key": {"pk": {"S": "a"}},
+                            "ConditionExpression": "attribute_exists(pk)"}},
+        {"Delete": {"TableName": hash_table, "Key": {"pk": {"S": "a"}, "x": {"S": "b"}}}},
+        {"Update": {"TableName": hash_range_table, "Key": {"pk": {"S": "a"}, "sk": {"S": "1"}},
+                    "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}},
+    ]:
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[put(hash_table, "fine"), action])
+        assert cancelled(e) == [{"Code": "None"},
+                                {"Code": "ValidationError", "Message": "The provided key element does not match the schema"}]
+    # An item over 400 KB.
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[put(hash_table, "big", x={"S": "x" * 409600}), put(hash_table, "small")])
+    assert cancelled(e) == [{"Code": "ValidationError", "Message": "Item size has exceeded the maximum allowed size"},
+                            {"Code": "None"}]
+    for pk in ("fine", "big", "small", "c"):
+        assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": pk}})
+
+
+def test_request_level_errors_refuse_the_whole_request(ddb, hash_table):
+    for action, pattern in [
+        ({"ConditionExpression": "attribute_exists(#xyz)"}, "#xyz"),
+        ({"ConditionExpression": "pk = :xyz"}, ":xyz"),
+        ({"ConditionExpression": "attribute_exists(pk)", "ExpressionAttributeNames": {"#xyz": "x"}}, "unused.*#xyz"),
+        ({"ConditionExpression": "attribute_exists(pk)", "ExpressionAttributeValues": {":xyz": {"N": "7"}}},
+         "unused.*:xyz"),
+        ({"ConditionExpression": "hello!"}, "Syntax error"),
+        ({"ReturnValuesOnConditionCheckFailure": "dog", "ConditionExpression": "attribute_exists(pk)"},
+         "[rR]eturnValuesOnConditionCheckFailure"),
+    ]:
+        # Even next to an action whose key is wrong: the request is refused before any action.
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[
+                {"Put": {"TableName": hash_table, "Item": {"pk": {"N": "1"}}}},
+                {"Put": {"TableName": hash_table, "Item": {"pk": {"S": "p"}}, **action}}])
+        assert err(e)[0] == "ValidationException", action
+        assert re.search(pattern, err(e)[1]), err(e)
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[put(hash_table, "same"), put(hash_table, "same")])
+    assert err(e) == ("ValidationException", "Transaction request cannot include multiple operations on one item")
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[put(hash_table, "a"), put("no-such-table-here", "a")])
+    assert err(e)[0] == "ResourceNotFoundException"
+
+
+def test_condition_failures_list_every_action(ddb, hash_table):
+    ddb.put_item(TableName=hash_table, Item={"pk": {"S": "exists"}, "v": {"N": "1"}})
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[
+            put(hash_table, "n1"),
+            {"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": "missing"}},
+                                "ConditionExpression": "attribute_exists(pk)"}},
+            {"Put": {"TableName": hash_table, "Item": {"pk": {"S": "exists"}}, "ConditionExpression": "attribute_not_exists(pk)",
+                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}])
+    assert err(e)[1] == CANCELLED + "[None, ConditionalCheckFailed, ConditionalCheckFailed]"
+    assert cancelled(e) == [
+        {"Code": "None"},
+        {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"},
+        {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed",
+         "Item": {"pk": {"S": "exists"}, "v": {"N": "1"}}}]
+
+
+def test_transact_get_items_key_errors_cancel_other_errors_refuse(ddb, hash_table, hash_range_table):
+    ddb.put_item(TableName=hash_table, Item={"pk": {"S": "g"}})
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=[
+            {"Get": {"TableName": hash_table, "Key": {"pk": {"S": "g"}}}},
+            {"Get": {"TableName": hash_table, "Key": {"pk": {"N": "1"}}}},
+            {"Get": {"TableName": hash_range_table, "Key": {"pk": {"S": "g"}}}}])
+    assert err(e)[1] == CANCELLED + "[None, ValidationError, None]"
+    assert cancelled(e) == [{"Code": "None"},
+                            {"Code": "ValidationError", "Message": "The provided key element does not match the schema"},
+                            {"Code": "None"}]
+    get = {"TableName": hash_table, "Key": {"pk": {"S": "g"}}}
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=[
+            {"Get": {"TableName": hash_table, "Key": {"pk": {"N": "1"}}}},
+            {"Get": {**get, "ProjectionExpression": "#xx", "ExpressionAttributeNames": {"#xx": "x", "#qq": "q"}}}])
+    assert err(e)[0] == "ValidationException" and re.search("unused.*#qq", err(e)[1])
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=[{"Get": {**get, "ProjectionExpression": "#zz"}}])
+    assert err(e)[0] == "ValidationException" and "#zz" in err(e)[1]
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=[{"Get": get}, {"Get": get}])
+    assert err(e) == ("ValidationException", "Transaction request cannot include multiple operations on one item")
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=[{"Get": get}, {"Get": {**get, "TableName": "no-such-table-here"}}])
+    assert err(e)[0] == "ResourceNotFoundException"
+
+
+def test_payload_limit_is_4_mb_of_written_items(ddb, hash_table):
+    blob = "x" * 100_000
+    # 41 items of ~100 KB (4.1 million bytes) fit in 4 MB; 42 do not.
+    ddb.transact_write_items(TransactItems=[put(hash_table, f"a{i:02}", x={"S": blob}) for i in range(41)])
+    assert "Item" in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "a40"}})
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[put(hash_table, f"b{i:02}", x={"S": blob}) for i in range(42)])
+    assert err(e) == ("ValidationException", "Transaction payload size cannot exceed 4 MB")
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "b00"}})
+    # The limit is on what the request carries: deleting more than 4 MB of items is fine.
+    for i in range(41, 45):
+        ddb.put_item(TableName=hash_table, Item={"pk": {"S": f"a{i:02}"}, "x": {"S": blob}})
+    ddb.transact_write_items(TransactItems=[
+        {"Delete": {"TableName": hash_table, "Key": {"pk": {"S": f"a{i:02}"}}}} for i in range(45)])
+    assert ddb.scan(TableName=hash_table, Select="COUNT")["Count"] == 0

@@ -1,5 +1,7 @@
 // TransactGetItems: up to 100 Gets read from one consistent snapshot, each charged at the
-// transactional rate; a throttled read cancels the whole transaction (read_charge.h).
+// transactional rate; a throttled read cancels the whole transaction (read_charge.h), and so does
+// a key that does not match its table (ValidationError); malformed expressions, unknown tables and
+// two Gets of one item refuse the whole request.
 #include <set>
 
 #include "api/capacity.h"
@@ -8,6 +10,7 @@
 #include "api/read_charge.h"
 #include "api/request_fields.h"
 #include "api/request_expressions.h"
+#include "api/transaction_cancel.h"
 #include "table/keys.h"
 #include "table/transaction.h"
 
@@ -30,20 +33,32 @@ std::string ShapeText() {
 Status Run(OperationContext& ctx) {
   std::vector<table::ReadTarget> targets;
   std::vector<std::optional<expr::ProjectionExpression>> projections;
-  std::set<std::pair<std::string, std::string>> seen;
   for (const auto& entry : Member(ctx.request, "TransactItems")->GetArray()) {
     const rapidjson::Value& get = *Member(entry, "Get");
     MT_RETURN_IF_ERROR(CheckExpressionParameters(get, kProjectionKind));
     MT_ASSIGN_OR_RETURN(Item key, DecodeItemMember(get, "Key"));
     MT_ASSIGN_OR_RETURN(RequestExpressions expressions, ParseRequestExpressions(get, kProjectionKind));
     MT_ASSIGN_OR_RETURN(auto table, ctx.db.Table(TableNameOf(get)));
-    MT_RETURN_IF_ERROR(table::ValidateKey(*table->description, key));
     MT_RETURN_IF_ERROR(CheckProjectionKeys(expressions, *table->description));
-    if (!seen.emplace(table->description->name, table::ItemKeyOf(*table->description, key)).second) {
-      return Status::Validation("Transaction request cannot include multiple operations on one item");
-    }
     targets.push_back({std::move(table), std::move(key)});
     projections.push_back(std::move(expressions.projection));
+  }
+  // A key that does not match its table's schema (a user error in one action) cancels the
+  // transaction: ValidationError for the first such Get, None for the others.
+  for (size_t i = 0; i < targets.size(); ++i) {
+    Status valid = table::ValidateKey(*targets[i].table->description, targets[i].key);
+    if (valid.ok()) continue;
+    std::vector<Status> outcomes(targets.size(), Status::Ok());
+    outcomes[i] = std::move(valid);
+    std::vector<const char*> codes;
+    for (const Status& s : outcomes) codes.push_back(CancellationCode(s));
+    return TransactionCanceled(ctx, std::move(outcomes), std::move(codes));
+  }
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& t : targets) {
+    if (!seen.emplace(t.table->description->name, table::ItemKeyOf(*t.table->description, t.key)).second) {
+      return Status::Validation("Transaction request cannot include multiple operations on one item");
+    }
   }
   MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
   MT_ASSIGN_OR_RETURN(CapacityByTable capacity, ChargeTransactionalReads(ctx, targets, items));

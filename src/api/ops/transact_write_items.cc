@@ -1,5 +1,12 @@
 // TransactWriteItems: up to 100 Put/Update/Delete/ConditionCheck actions, all or nothing,
 // idempotent per ClientRequestToken for 10 minutes.
+// Errors as DynamoDB sorts them: malformed expressions, unknown tables, two actions on one item
+// and a payload over 4 MB refuse the whole request (ValidationException / ResourceNotFound);
+// an action whose key does not match its table or whose item is over 400 KB cancels the
+// transaction (TransactionCanceledException, ValidationError for the first such action, None for
+// every other, no condition evaluated); conditions and writes that fail cancel it with every
+// action's outcome.
+#include <algorithm>
 #include <set>
 
 #include <rapidjson/stringbuffer.h>
@@ -44,6 +51,10 @@ std::string ShapeText() {
 
 enum class Kind { kCheck, kPut, kDelete, kUpdate };
 
+// The aggregate size of the items a transaction writes (its payload) is at most 4 MB.
+constexpr size_t kMaxTransactionPayload = 4 * 1024 * 1024;
+constexpr const char* kPayloadTooLarge = "Transaction payload size cannot exceed 4 MB";
+
 struct Action {
   Kind kind;
   const rapidjson::Value* params;
@@ -52,6 +63,9 @@ struct Action {
   std::optional<Item> item;  // Put
   RequestExpressions expressions;
   bool return_old_on_failure = false;
+  // A per-action refusal (key attributes, item size): the transaction is cancelled with a
+  // ValidationError reason for the first such action, before any condition is evaluated.
+  Status invalid;
 };
 
 Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
@@ -82,7 +96,7 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
     if (action.kind == Kind::kPut) {
       MT_ASSIGN_OR_RETURN(Item item, DecodeItemMember(p, "Item"));
       size_t size = ItemSize(item);
-      if (size > 409600) return Status::Validation("Item size has exceeded the maximum allowed size");
+      if (size > 409600) action.invalid = Status::Validation("Item size has exceeded the maximum allowed size");
       total_size += size;
       action.item = std::move(item);
     } else {
@@ -94,22 +108,21 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
     action.return_old_on_failure = StringOr(p, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
     actions.push_back(std::move(action));
   }
-  if (total_size > 4 * 1024 * 1024) {
-    return Status::Validation(
-        "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the "
-        "transaction exceeding 4 MB");
+  if (total_size > kMaxTransactionPayload) return Status::Validation(kPayloadTooLarge);
+  for (Action& a : actions) {
+    MT_ASSIGN_OR_RETURN(a.table, ctx.db.Table(TableNameOf(*a.params)));
+    if (a.kind == Kind::kUpdate) MT_RETURN_IF_ERROR(CheckUpdateKeys(a.expressions, *a.table->description));
+  }
+  for (Action& a : actions) {
+    const TableDescription& desc = *a.table->description;
+    Status keys = a.item ? table::ValidateItemKeys(desc, *a.item) : table::ValidateKey(desc, a.key);
+    if (!keys.ok()) a.invalid = std::move(keys);
+    if (!a.invalid.ok()) return actions;  // only the first invalid action is reported
+    if (a.item) a.key = table::ExtractKey(desc, *a.item);
   }
   std::set<std::pair<std::string, std::string>> targets;
   for (Action& a : actions) {
-    MT_ASSIGN_OR_RETURN(a.table, ctx.db.Table(TableNameOf(*a.params)));
     const TableDescription& desc = *a.table->description;
-    if (a.kind == Kind::kUpdate) MT_RETURN_IF_ERROR(CheckUpdateKeys(a.expressions, desc));
-    if (a.item) {
-      MT_RETURN_IF_ERROR(table::ValidateItemKeys(desc, *a.item));
-      a.key = table::ExtractKey(desc, *a.item);
-    } else {
-      MT_RETURN_IF_ERROR(table::ValidateKey(desc, a.key));
-    }
     if (!targets.emplace(desc.name, table::ItemKeyOf(desc, a.key)).second) {
       return Status::Validation("Transaction request cannot include multiple operations on one item");
     }
@@ -117,8 +130,20 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
   return actions;
 }
 
+// The first invalid action cancels the transaction: ValidationError for it, None for the others.
+std::optional<Status> CancelInvalid(OperationContext& ctx, const std::vector<Action>& actions) {
+  auto first = std::find_if(actions.begin(), actions.end(), [](const Action& a) { return !a.invalid.ok(); });
+  if (first == actions.end()) return std::nullopt;
+  std::vector<Status> outcomes(actions.size(), Status::Ok());
+  outcomes[first - actions.begin()] = first->invalid;
+  std::vector<const char*> codes;
+  for (const Status& s : outcomes) codes.push_back(CancellationCode(s));
+  return TransactionCanceled(ctx, std::move(outcomes), std::move(codes));
+}
+
 Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(std::vector<Action> actions, DecodeActions(ctx));
+  if (auto cancelled = CancelInvalid(ctx, actions)) return *cancelled;
   std::string token(StringOr(ctx.request, "ClientRequestToken", ""));
   std::string_view capacity_mode = StringOr(ctx.request, "ReturnConsumedCapacity", "NONE");
   auto replay_targets = [&] {
