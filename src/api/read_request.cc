@@ -269,13 +269,27 @@ Status FinishRead(ReadPlan& plan) {
     plan.fetch_from_table = true;
     return Status::Ok();
   }
-  if (!index->global) {
-    // An LSI fetches what it does not project (requested or filtered on) from the table.
-    for (const auto& head : HeadsOf(plan.expressions, plan.select == "SPECIFIC_ATTRIBUTES")) {
-      if (!table::IndexProjects(table, *index, head)) {
-        plan.fetch_from_table = true;
-        break;
+  if (index->global) {
+    // A GSI cannot fetch from the table: naming what it does not project (to return or to filter
+    // on) is refused, listing those attributes.
+    std::vector<std::string> missing;
+    for (const auto& head : HeadsOf(plan.expressions, true)) {
+      if (!table::IndexProjects(table, *index, head) &&
+          std::find(missing.begin(), missing.end(), head) == missing.end()) {
+        missing.push_back(head);
       }
+    }
+    if (missing.empty()) return Status::Ok();
+    std::string listed;
+    for (const auto& name : missing) listed += (listed.empty() ? "" : ", ") + name;
+    return Status::Validation("One or more parameter values were invalid: Global secondary index " + index->name +
+                              " does not project [" + listed + "]");
+  }
+  // An LSI fetches what it does not project (requested or filtered on) from the table.
+  for (const auto& head : HeadsOf(plan.expressions, plan.select == "SPECIFIC_ATTRIBUTES")) {
+    if (!table::IndexProjects(table, *index, head)) {
+      plan.fetch_from_table = true;
+      break;
     }
   }
   return Status::Ok();
@@ -285,6 +299,8 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
   auto& out = ctx.out;
   uint64_t bytes = page.bytes_read;
   size_t count = 0;
+  ReadMode mode = plan.consistent ? ReadMode::kStrong : ReadMode::kEventual;
+  double fetch_units = 0;  // each item an LSI read fetches from the table: a whole-item read of its own
   out.StartObject();
   if (plan.select != "COUNT") {
     out.Key("Items");
@@ -303,12 +319,20 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
       MT_ASSIGN_OR_RETURN(auto full, ctx.db.GetItem(*plan.table, table::ExtractKey(*plan.table->description, item)));
       if (!full) continue;
       bytes += ItemSize(*full);
+      fetch_units += ReadUnits(ItemSize(*full), mode);
       item = std::move(*full);
     }
     if (!plan.expressions.filter.empty() && !plan.expressions.filter.Evaluate(&item)) continue;
     ++count;
     if (plan.select == "COUNT") continue;
-    WriteItem(out, plan.expressions.projection ? plan.expressions.projection->Apply(item) : item);
+    if (plan.expressions.projection) {
+      WriteItem(out, plan.expressions.projection->Apply(item));
+    } else if (plan.fetch_from_table && plan.select == "ALL_PROJECTED_ATTRIBUTES") {
+      // Fetched only to filter on: the answer is still what the index projects.
+      WriteItem(out, table::ProjectForIndex(*plan.table->description, *plan.index, item));
+    } else {
+      WriteItem(out, item);
+    }
   }
   ctx.read_work = {page.records.size(), bytes};
   if (plan.select != "COUNT") out.EndArray();
@@ -320,9 +344,9 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
     out.Key("LastEvaluatedKey");
     WriteItem(out, *page.last_evaluated_key);
   }
-  // Query/Scan sum the sizes of everything read and round up once (minimum one unit).
-  ReadMode mode = plan.consistent ? ReadMode::kStrong : ReadMode::kEventual;
-  double units = SummedReadUnits(bytes, mode);
+  // Query/Scan sum the sizes of what they read and round up once (minimum one unit); an LSI read
+  // is charged besides for every table item it fetched, each rounded up on its own.
+  double units = SummedReadUnits(page.bytes_read, mode) + fetch_units;
   MT_RETURN_IF_ERROR(ctx.db.throughput().Consume(*plan.table->description, plan.index,
                                                  plan.partition_key ? &*plan.partition_key : nullptr, units,
                                                  /*write=*/false, plan.table->stats->size_bytes.load()));
@@ -331,7 +355,7 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
   if (plan.index) {
     double index_units = SummedReadUnits(page.bytes_read, mode);
     (plan.index->global ? consumed.global_indexes : consumed.local_indexes).emplace_back(plan.index->name, index_units);
-    if (bytes > page.bytes_read) consumed.table = SummedReadUnits(bytes - page.bytes_read, mode);
+    if (plan.fetch_from_table) consumed.table = fetch_units;
   } else {
     consumed.table = units;
   }

@@ -93,10 +93,14 @@ def test_gsi_select_rules(ddb, idx):
     resp = ddb.query(TableName=table, IndexName="g_all", KeyConditionExpression="g = :g", Select="ALL_ATTRIBUTES",
                      ExpressionAttributeValues={":g": S("G2")})
     assert resp["Count"] == 8
-    # A GSI returns only what it projects: a non-projected attribute is simply absent.
-    resp = ddb.query(TableName=table, IndexName="g_keys", KeyConditionExpression="g = :g", ProjectionExpression="sk, color",
+    # A GSI cannot fetch from the table: naming an attribute it does not project is refused.
+    with pytest.raises(ClientError) as e:
+        ddb.query(TableName=table, IndexName="g_keys", KeyConditionExpression="g = :g", ProjectionExpression="sk, color",
+                  ExpressionAttributeValues={":g": S("G1")})
+    validation(e, "One or more parameter values were invalid: Global secondary index g_keys does not project [color]")
+    resp = ddb.query(TableName=table, IndexName="g_keys", KeyConditionExpression="g = :g", ProjectionExpression="sk, n",
                      ExpressionAttributeValues={":g": S("G1")})
-    assert all(set(i) == {"sk"} for i in resp["Items"])
+    assert all(set(i) == {"sk", "n"} for i in resp["Items"])
     resp = ddb.query(TableName=table, IndexName="g_inc", KeyConditionExpression="g = :g", Select="COUNT",
                      FilterExpression="color = :c", ExpressionAttributeValues={":g": S("G1"), ":c": S("red")})
     assert resp["Count"] == 4 and resp["ScannedCount"] == 12 and "Items" not in resp

@@ -166,8 +166,13 @@ def test_scan_select_errors_have_no_prefix(ddb, filled, extra, message):
 def test_scan_select_on_indexes(ddb, filled):
     resp = ddb.scan(TableName=filled, IndexName="byg", Select="ALL_PROJECTED_ATTRIBUTES", Limit=5)
     assert resp["Count"] == 5 and all(set(i) == {"pk", "sk", "g"} for i in resp["Items"])
-    resp = ddb.scan(TableName=filled, IndexName="byg", ProjectionExpression="g, x", Limit=5)
-    assert all(set(i) == {"g"} for i in resp["Items"])
+    resp = ddb.scan(TableName=filled, IndexName="byg", ProjectionExpression="g, sk", Limit=5)
+    assert all(set(i) == {"g", "sk"} for i in resp["Items"])
+    # A GSI cannot fetch from the table: naming what it does not project is refused.
+    with pytest.raises(ClientError) as e:
+        ddb.scan(TableName=filled, IndexName="byg", ProjectionExpression="g, x", Limit=5)
+    assert err(e) == ("ValidationException",
+                      "One or more parameter values were invalid: Global secondary index byg does not project [x]")
 
 
 def test_scan_one_megabyte_pages(ddb, hash_table):

@@ -18,6 +18,7 @@ struct PageState {
   table::Database& db;
   uint64_t bytes = 0;    // everything read: index entries or table items, plus LSI fetches
   uint64_t fetched = 0;  // of which table items an LSI read fetched
+  std::vector<uint64_t> fetched_sizes;  // each of those, charged as a whole-item read of its own
 
   // Filters, projects and keeps one item that was read (fetching the table item for an LSI read
   // of attributes the index does not project).
@@ -27,6 +28,7 @@ struct PageState {
       if (!full) return Status::Ok();
       bytes += ItemSize(*full);
       fetched += ItemSize(*full);
+      fetched_sizes.push_back(ItemSize(*full));
       item = std::move(*full);
     }
     if (!s.where.Evaluate(&item)) return Status::Ok();
@@ -82,11 +84,14 @@ Status ReadPages(table::Database& db, const PreparedStatement& s, const ExecOpti
 }
 
 // Charges a Query / Scan page like the Query and Scan operations: the summed size rounded once, to
-// the index read (or the table), in the partition read when there was exactly one; the response
-// splits it into the index arm and, for table items an LSI read fetched, the table arm.
+// the index read (or the table), in the partition read when there was exactly one, plus every
+// table item an LSI read fetched, each rounded on its own; the response splits it into the index
+// arm and, for those fetches, the table arm.
 Status ChargePages(table::Database& db, const PreparedStatement& s, bool consistent, PageState& state) {
   ReadMode mode = consistent ? ReadMode::kStrong : ReadMode::kEventual;
-  double units = SummedReadUnits(state.bytes, mode);
+  double fetch_units = 0;
+  for (uint64_t size : state.fetched_sizes) fetch_units += monotable::ReadUnits(size, mode);
+  double units = SummedReadUnits(state.bytes - state.fetched, mode) + fetch_units;
   const AttributeValue* partition = nullptr;
   if (s.read.kind == AccessKind::kQuery && s.read.partitions.size() == 1 && s.read.partitions[0].size() == 1) {
     partition = &s.read.partitions[0][0];
@@ -100,7 +105,7 @@ Status ChargePages(table::Database& db, const PreparedStatement& s, bool consist
   }
   double index_units = SummedReadUnits(state.bytes - state.fetched, mode);
   (s.index->global ? consumed.global_indexes : consumed.local_indexes).emplace_back(s.index->name, index_units);
-  if (state.fetched) consumed.table = SummedReadUnits(state.fetched, mode);
+  if (!state.fetched_sizes.empty()) consumed.table = fetch_units;
   return Status::Ok();
 }
 
