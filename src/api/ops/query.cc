@@ -167,6 +167,21 @@ Result<ResolvedKey> ResolveMultiAttribute(const expr::KeyConditionParts& parts, 
   return out;
 }
 
+// A key condition value may not be an empty string or binary (as a key attribute never is).
+Status CheckNoEmptyKeyValues(const ResolvedKey& key) {
+  auto check = [](const std::string& name, const AttributeValue& v) -> Status {
+    if ((v.type() != AttrType::kS && v.type() != AttrType::kB) || !v.s().empty()) return Status::Ok();
+    return Status::Validation(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty " +
+        std::string(v.type() == AttrType::kS ? "string" : "binary") + " value. Key: " + name);
+  };
+  for (const auto& [name, value] : key.partition) MT_RETURN_IF_ERROR(check(name, value));
+  for (const auto& c : key.sort) {
+    for (const auto& v : c.values) MT_RETURN_IF_ERROR(check(c.attribute, v));
+  }
+  return Status::Ok();
+}
+
 // An ExclusiveStartKey must lie inside what the key condition selects.
 Status CheckStartInsideCondition(const ResolvedKey& key, const Item& start) {
   bool same_partition = std::all_of(key.partition.begin(), key.partition.end(),
@@ -198,6 +213,7 @@ Status Run(OperationContext& ctx) {
     const auto& keys = plan.index ? plan.index->key_schema : table.key_schema;
     MT_ASSIGN_OR_RETURN(key, ResolveSingleAttribute(parts, table, keys));
   }
+  MT_RETURN_IF_ERROR(CheckNoEmptyKeyValues(key));
   if (plan.exclusive_start) MT_RETURN_IF_ERROR(CheckStartInsideCondition(key, *plan.exclusive_start));
   MT_RETURN_IF_ERROR(FinishRead(plan));
 
