@@ -106,11 +106,10 @@ Result<Page> QueryPartition(Database& db, const TableHandle& handle, const Index
   return ReadRange(db, table, index, std::move(lower), std::move(upper), options);
 }
 
-Result<Page> ScanSegment(Database& db, const TableHandle& handle, const IndexDescription* index, int segment,
-                         int total_segments, const PageOptions& options) {
-  const TableDescription& table = *handle.description;
-  uint32_t key_prefix = index ? index->key_prefix : table.key_prefix;
-  // Segment i covers partition hashes [i * 2^64 / n, (i + 1) * 2^64 / n).
+namespace {
+
+// Segment i of n covers partition hashes [i * 2^64 / n, (i + 1) * 2^64 / n): its engine key range.
+std::pair<std::string, std::string> SegmentRange(uint32_t key_prefix, int segment, int total_segments) {
   auto bound = [&](int i) -> std::string {
     std::string key = PrefixBytes(key_prefix);
     if (i >= total_segments) return PrefixBytes(key_prefix + 1);
@@ -119,8 +118,24 @@ Result<Page> ScanSegment(Database& db, const TableHandle& handle, const IndexDes
     AppendBigEndian64(static_cast<uint64_t>(h), key);
     return key;
   };
-  std::string lower = segment == 0 ? PrefixBytes(key_prefix) : bound(segment);
-  return ReadRange(db, table, index, std::move(lower), bound(segment + 1), options);
+  return {segment == 0 ? PrefixBytes(key_prefix) : bound(segment), bound(segment + 1)};
+}
+
+}  // namespace
+
+Result<Page> ScanSegment(Database& db, const TableHandle& handle, const IndexDescription* index, int segment,
+                         int total_segments, const PageOptions& options) {
+  const TableDescription& table = *handle.description;
+  auto [lower, upper] = SegmentRange(index ? index->key_prefix : table.key_prefix, segment, total_segments);
+  return ReadRange(db, table, index, std::move(lower), std::move(upper), options);
+}
+
+bool InScanSegment(const TableDescription& table, const IndexDescription* index, const Item& start, int segment,
+                   int total_segments) {
+  std::optional<std::string> position = PositionKey(table, index, start);
+  if (!position) return true;  // not placeable: the key checks already answered for it
+  auto [lower, upper] = SegmentRange(index ? index->key_prefix : table.key_prefix, segment, total_segments);
+  return *position >= lower && *position < upper;
 }
 
 }  // namespace monotable::table

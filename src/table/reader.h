@@ -51,4 +51,9 @@ Result<Page> QueryPartition(Database& db, const TableHandle& table, const IndexD
 Result<Page> ScanSegment(Database& db, const TableHandle& table, const IndexDescription* index, int segment,
                          int total_segments, const PageOptions& options);
 
+// Whether `start` (the ExclusiveStartKey of a Scan of `index`, nullptr: the table) lies in scan
+// segment `segment` of `total_segments` (the segment its partition key hashes to).
+bool InScanSegment(const TableDescription& table, const IndexDescription* index, const Item& start, int segment,
+                   int total_segments);
+
 }  // namespace monotable::table

@@ -61,6 +61,11 @@ Status Run(OperationContext& ctx) {
   MT_RETURN_IF_ERROR(FinishRead(plan));
   int segment = static_cast<int>(IntMember(ctx.request, "Segment").value_or(0));
   int total = static_cast<int>(IntMember(ctx.request, "TotalSegments").value_or(1));
+  if (plan.exclusive_start && total > 1 &&
+      !table::InScanSegment(*plan.table->description, plan.index, *plan.exclusive_start, segment, total)) {
+    return Status::Validation(
+        "The provided Exclusive start key does not map to the provided Segment and TotalSegments values.");
+  }
   MT_ASSIGN_OR_RETURN(table::Page page, table::ScanSegment(ctx.db, *plan.table, plan.index, segment, total, plan.page));
   return WriteReadResponse(ctx, plan, std::move(page));
 }
