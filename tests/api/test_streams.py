@@ -316,3 +316,90 @@ def test_streams_ttl_and_tags_survive_a_kill(start_server, tmp_path):
     assert ddb.list_tags_of_resource(ResourceArn=table_arn)["Tags"] == [{"Key": "k", "Value": "v"}]
     assert streams.describe_stream(StreamArn=old_arn)["StreamDescription"]["StreamStatus"] == "DISABLED"
     assert streams.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"] == "ENABLED"
+
+
+def describe_raw(server, body):
+    """DescribeStream over raw HTTP: boto3 1.26 does not know ShardFilter (added to the API in 2025)."""
+    import json
+    status, _, raw_body = raw.post(server.port, "DynamoDBStreams_20120810.DescribeStream", body)
+    return status, json.loads(raw_body)
+
+
+def test_describe_stream_shard_filter_child_shards(server, ddb, streams):
+    table, arn = create_stream_table(ddb, "KEYS_ONLY")
+    ddb.put_item(TableName=table, Item=item("a", "1"))
+    shard = shard_of(streams, arn)
+    # CHILD_SHARDS of the stream's shard: a shard here never splits, so it has no children; the
+    # rest of the description is the stream's.
+    status, body = describe_raw(server, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": shard}})
+    assert status == 200, body
+    d = body["StreamDescription"]
+    assert d["Shards"] == [] and d["StreamArn"] == arn and d["StreamStatus"] == "ENABLED"
+    assert "LastEvaluatedShardId" not in d
+    # ... and still none once the stream is disabled (its shard closed: no successor).
+    ddb.update_table(TableName=table, StreamSpecification={"StreamEnabled": False})
+    status, body = describe_raw(server, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": shard}})
+    assert status == 200 and body["StreamDescription"]["Shards"] == []
+    assert body["StreamDescription"]["StreamStatus"] == "DISABLED"
+    # Without a filter the shard is listed as before.
+    status, body = describe_raw(server, {"StreamArn": arn})
+    assert [s["ShardId"] for s in body["StreamDescription"]["Shards"]] == [shard]
+
+
+def test_describe_stream_shard_filter_errors(server, ddb, streams):
+    table, arn = create_stream_table(ddb, "KEYS_ONLY")
+    shard = shard_of(streams, arn)
+    status, body = describe_raw(server, {"StreamArn": arn, "ShardFilter": {"Type": "foo", "ShardId": shard}})
+    assert status == 400 and body["__type"].endswith("ValidationException")
+    assert body["message"] == ("1 validation error detected: Value 'foo' at 'shardFilter.type' failed to satisfy "
+                               "constraint: Member must satisfy enum value set: [CHILD_SHARDS]")
+    status, body = describe_raw(server, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS"}})
+    assert status == 400 and body["__type"].endswith("ValidationException")
+    assert "ShardId" in body["message"]
+    status, body = describe_raw(server, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": "short"}})
+    assert status == 400 and body["__type"].endswith("ValidationException")
+    assert "'shardFilter.shardId' failed to satisfy constraint: Member must have length greater than or equal to 28" \
+        in body["message"]
+    unknown = "shardId-00000000000000000000-" + "0" * 8
+    assert unknown != shard
+    status, body = describe_raw(server, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": unknown}})
+    assert status == 400 and body["__type"].endswith("ResourceNotFoundException")
+    assert body["message"] == "Requested resource not found: Shard does not exist"
+    # Another stream's shard is unknown to this stream.
+    other_table, other_arn = create_stream_table(ddb, "KEYS_ONLY")
+    other = shard_of(streams, other_arn)
+    status, body = describe_raw(server, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": other}})
+    assert status == 400 and body["__type"].endswith("ResourceNotFoundException")
+
+
+def test_streams_of_deleted_and_disabled_tables_stay_listed_closed(ddb, streams):
+    table, arn = create_stream_table(ddb, "NEW_IMAGE")
+    ddb.put_item(TableName=table, Item=item("a", "1"))
+    ddb.put_item(TableName=table, Item=item("b", "1"))
+    disabled, disabled_arn = create_stream_table(ddb, "KEYS_ONLY")
+    ddb.update_table(TableName=disabled, StreamSpecification={"StreamEnabled": False})
+    ddb.delete_table(TableName=table)
+    for name, stream_arn, records in [(table, arn, 2), (disabled, disabled_arn, 0)]:
+        d = streams.describe_stream(StreamArn=stream_arn)["StreamDescription"]
+        assert d["StreamStatus"] == "DISABLED" and d["TableName"] == name
+        rng = d["Shards"][0]["SequenceNumberRange"]
+        assert "EndingSequenceNumber" in rng  # the shard is closed
+        assert int(rng["EndingSequenceNumber"]) >= int(rng["StartingSequenceNumber"])
+        # Listed (for 24 hours), with and without TableName.
+        assert streams.list_streams(TableName=name)["Streams"] == [
+            {"StreamArn": stream_arn, "TableName": name, "StreamLabel": stream_arn.rsplit("/", 1)[1]}]
+        everything, start = [], None
+        while True:
+            resp = streams.list_streams(**({"ExclusiveStartStreamArn": start} if start else {}))
+            everything += [s["StreamArn"] for s in resp["Streams"]]
+            start = resp.get("LastEvaluatedStreamArn")
+            if not start:
+                break
+        assert stream_arn in everything
+        it = iterator(streams, stream_arn)
+        resp = streams.get_records(ShardIterator=it)
+        assert len(resp["Records"]) == records and "NextShardIterator" not in resp
+    # The deleted table's sequence range covers exactly its two records.
+    d = streams.describe_stream(StreamArn=arn)["StreamDescription"]
+    records = read_all(streams, arn)
+    assert d["Shards"][0]["SequenceNumberRange"]["EndingSequenceNumber"] == records[-1]["dynamodb"]["SequenceNumber"]

@@ -1,4 +1,8 @@
 // DescribeStream (DynamoDB Streams): a stream's status, view type, key schema and its shard.
+// ShardFilter {Type: CHILD_SHARDS, ShardId} lists the children of that shard instead: a stream
+// here has one shard, which never splits, so a known shard has none; an unknown shard id is a
+// ResourceNotFoundException (as GetShardIterator answers), a CHILD_SHARDS filter without a
+// ShardId a ValidationException, any other Type the shape's enum error.
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
 #include "streams/stream_reader.h"
@@ -9,7 +13,10 @@ namespace {
 constexpr const char* kShape = R"({
   "StreamArn": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 37, "lengthLessThanOrEqual": 1024},
   "Limit": {"type": "Integer", "greaterThanOrEqual": 1, "lessThanOrEqual": 100},
-  "ExclusiveStartShardId": {"type": "String", "lengthGreaterThanOrEqual": 28, "lengthLessThanOrEqual": 65}
+  "ExclusiveStartShardId": {"type": "String", "lengthGreaterThanOrEqual": 28, "lengthLessThanOrEqual": 65},
+  "ShardFilter": {"type": "FieldStruct<ShardFilter>", "children": {
+    "Type": {"type": "String", "enum": ["CHILD_SHARDS"]},
+    "ShardId": {"type": "String", "lengthGreaterThanOrEqual": 28, "lengthLessThanOrEqual": 65}}}
 })";
 
 Status Run(OperationContext& ctx) {
@@ -18,6 +25,15 @@ Status Run(OperationContext& ctx) {
   table::StreamInfo info = log->info();
   std::string shard_id = streams::ShardId(info);
   auto exclusive_start = StringMember(ctx.request, "ExclusiveStartShardId");
+  bool children_only = false;
+  if (const auto* filter = Member(ctx.request, "ShardFilter")) {
+    auto parent = StringMember(*filter, "ShardId");
+    if (!parent) {
+      return Status::Validation("ShardFilter.ShardId must be specified when ShardFilter.Type is CHILD_SHARDS");
+    }
+    if (*parent != shard_id) return Status::NotFound("Requested resource not found: Shard does not exist");
+    children_only = true;
+  }
   JsonWriter& w = ctx.out;
   w.StartObject();
   w.Key("StreamDescription");
@@ -40,7 +56,7 @@ Status Run(OperationContext& ctx) {
   w.EndArray();
   w.Key("Shards");
   w.StartArray();
-  if (!exclusive_start || shard_id > *exclusive_start) {
+  if (!children_only && (!exclusive_start || shard_id > *exclusive_start)) {
     streams::ShardRange range = streams::RangeOf(*log);
     w.StartObject();
     WriteString(w, "ShardId", shard_id);
