@@ -17,6 +17,17 @@ const char* CancellationCode(const Status& outcome) {
   }
 }
 
+namespace {
+
+// The Message of a cancellation reason: the action's error message, except where the
+// TransactionCanceledException reference gives the reason its own text.
+std::string ReasonMessage(const Status& outcome) {
+  if (outcome.code() == ErrorCode::kItemCollectionSizeLimitExceeded) return "Collection size exceeded";
+  return outcome.message();
+}
+
+}  // namespace
+
 Status TransactionCanceled(OperationContext& ctx, std::vector<Status> outcomes, std::vector<const char*> codes,
                            std::vector<std::optional<Item>> items) {
   std::string listed;
@@ -27,7 +38,7 @@ Status TransactionCanceled(OperationContext& ctx, std::vector<Status> outcomes, 
     for (size_t i = 0; i < outcomes.size(); ++i) {
       w.StartObject();
       WriteString(w, "Code", codes[i]);
-      if (!outcomes[i].ok()) WriteString(w, "Message", outcomes[i].message());
+      if (!outcomes[i].ok()) WriteString(w, "Message", ReasonMessage(outcomes[i]));
       if (i < items.size() && items[i]) {
         w.Key("Item");
         WriteItem(w, *items[i]);

@@ -7,7 +7,8 @@
 //   ItemCollectionSizeLimitExceeded, or ValidationError for any other refusal.
 // - TransactionCanceled() returns the error whose message lists `codes` in action order, and sets
 //   ctx.error_details to write CancellationReasons: per action its Code, the Message of a refused
-//   action, and `items[i]` as Item when present (the item an action with
+//   action (its error's message; "Collection size exceeded" for ItemCollectionSizeLimitExceeded,
+//   as the TransactionCanceledException reference lists it), and `items[i]` as Item when present (the item an action with
 //   ReturnValuesOnConditionCheckFailure=ALL_OLD saw). `items` may be empty (no items at all).
 #pragma once
 

@@ -506,4 +506,5 @@ def test_item_collection_size_limit_cancels_a_transaction(start_server, monkeypa
             {"Put": {"TableName": name, "Item": {"pk": S("other"), "sk": N(1)}}},
             {"Put": {"TableName": name, "Item": {"pk": S("full"), "sk": N(1), "payload": S("y" * 60_000)}}}])
     assert err(e)[0] == "TransactionCanceledException"
-    assert [r["Code"] for r in e.value.response["CancellationReasons"]] == ["None", "ItemCollectionSizeLimitExceeded"]
+    assert e.value.response["CancellationReasons"] == [
+        {"Code": "None"}, {"Code": "ItemCollectionSizeLimitExceeded", "Message": "Collection size exceeded"}]
