@@ -213,6 +213,33 @@ TEST_F(ReaderTest, ParallelScanSegmentsCoverEveryItemExactlyOnce) {
   }
 }
 
+TEST_F(ReaderTest, EveryItemIsInTheScanSegmentThatReturnsIt) {
+  for (int i = 0; i < 60; ++i) {
+    Put({{"pk", AttributeValue::S("user" + std::to_string(i))}, {"sk", AttributeValue::N(Number::FromInt(i % 2))},
+         {"gpk", AttributeValue::S("g" + std::to_string(i % 7))}, {"gsk", AttributeValue::S("x")}});
+  }
+  const TableDescription& desc = *table_->description;
+  const IndexDescription* gsi = &desc.global_indexes[0];
+  for (const IndexDescription* index : {static_cast<const IndexDescription*>(nullptr), gsi}) {
+    for (int total : {1, 3, 8}) {
+      size_t checked = 0;
+      for (int segment = 0; segment < total; ++segment) {
+        PageOptions o;
+        auto page = ScanSegment(*db_, *table_, index, segment, total, o);
+        ASSERT_TRUE(page.ok());
+        for (const auto& item : ItemsOf(*page)) {
+          Item start = LastEvaluatedKeyOf(desc, index, item);
+          for (int other = 0; other < total; ++other) {
+            EXPECT_EQ(InScanSegment(desc, index, start, other, total), other == segment) << total;
+          }
+          ++checked;
+        }
+      }
+      EXPECT_EQ(checked, 60u);
+    }
+  }
+}
+
 TEST(MultiAttributeIndexTest, EqualPrefixThenConditionOnTheNextSortAttribute) {
   Database db(engine::NewMemoryEngine());
   ASSERT_TRUE(db.catalog().Load().ok());
