@@ -28,6 +28,20 @@ std::string ReasonMessage(const Status& outcome) {
 
 }  // namespace
 
+Status CheckKeyValuesNotEmpty(const TableDescription& table, const Item& item) {
+  for (const auto& element : table.key_schema) {
+    auto it = item.find(element.name);
+    if (it == item.end()) continue;
+    AttrType type = it->second.type();
+    if ((type != AttrType::kS && type != AttrType::kB) || type != *table.AttributeType(element.name)) continue;
+    if (!it->second.s().empty()) continue;
+    return Status::Validation(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty " +
+        std::string(type == AttrType::kS ? "string" : "binary") + " value. Key: " + element.name);
+  }
+  return Status::Ok();
+}
+
 Status TransactionCanceled(OperationContext& ctx, std::vector<Status> outcomes, std::vector<const char*> codes,
                            std::vector<std::optional<Item>> items) {
   std::string listed;

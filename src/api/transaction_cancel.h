@@ -21,6 +21,11 @@ namespace monotable::api {
 
 const char* CancellationCode(const Status& outcome);
 
+// A key attribute of `item` (an item to put or a key) holding an empty string or binary: refused
+// up front for the whole request ("One or more parameter values are not valid. ..."), unlike the
+// other key errors of one action, which cancel the transaction.
+Status CheckKeyValuesNotEmpty(const TableDescription& table, const Item& item);
+
 Status TransactionCanceled(OperationContext& ctx, std::vector<Status> outcomes, std::vector<const char*> codes,
                            std::vector<std::optional<Item>> items = {});
 

@@ -3,6 +3,7 @@ import re
 
 import pytest
 from botocore.exceptions import ClientError
+from conftest import unique_name
 from wire_helpers import err
 
 CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons "
@@ -230,3 +231,82 @@ def test_payload_limit_is_4_mb_of_written_items(ddb, hash_table):
     ddb.transact_write_items(TransactItems=[
         {"Delete": {"TableName": hash_table, "Key": {"pk": {"S": f"a{i:02}"}}}} for i in range(45)])
     assert ddb.scan(TableName=hash_table, Select="COUNT")["Count"] == 0
+
+
+# ---- ground truth recorded on AWS (paritysuite/dynamodb-conformance, tier3 transactions) -------------
+
+EMPTY_KEY = ("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
+             "an empty {} value. Key: pk")
+
+
+@pytest.fixture
+def binary_table(ddb):
+    name = unique_name()
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "B"}])
+    return name
+
+
+def test_key_value_errors_as_aws_sorts_them(ddb, hash_table, binary_table):
+    def one(action):
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[action])
+        return e
+
+    # Wrong type / non-scalar key: cancelled, the Put naming the type, the others the schema.
+    e = one({"Put": {"TableName": hash_table, "Item": {"pk": {"L": [{"S": "x"}]}}}})
+    assert err(e)[1] == CANCELLED + "[ValidationError]"
+    assert cancelled(e) == [{"Code": "ValidationError", "Message": "One or more parameter values were invalid: "
+                                                                   "Type mismatch for key pk expected: S actual: L"}]
+    upd = lambda t, key: {"Update": {"TableName": t, "Key": {"pk": key}, "UpdateExpression": "SET a = :v",
+                                     "ExpressionAttributeValues": {":v": {"S": "x"}}}}
+    dele = lambda t, key: {"Delete": {"TableName": t, "Key": {"pk": key}}}
+    check = lambda t, key: {"ConditionCheck": {"TableName": t, "Key": {"pk": key},
+                                               "ConditionExpression": "attribute_not_exists(pk)"}}
+    for make in (upd, dele, check):
+        for key in ({"N": "5"}, {"L": [{"S": "x"}]}):
+            assert cancelled(one(make(hash_table, key))) == [
+                {"Code": "ValidationError", "Message": "The provided key element does not match the schema"}]
+    # An empty string or binary key value is refused up front, for the whole request.
+    for table, value, kind in [(hash_table, {"S": ""}, "string"), (binary_table, {"B": b""}, "binary")]:
+        for action in ({"Put": {"TableName": table, "Item": {"pk": value}}}, upd(table, value), dele(table, value),
+                       check(table, value)):
+            assert err(one(action)) == ("ValidationException", EMPTY_KEY.format(kind))
+        # ... even after an action whose key has the wrong type.
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[
+                {"Put": {"TableName": hash_table, "Item": {"pk": {"N": "1"}}}}, dele(table, value)])
+        assert err(e) == ("ValidationException", EMPTY_KEY.format(kind))
+    # TransactGetItems: an empty Key cancels with a ValidationError; an empty value refuses the request.
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=[{"Get": {"TableName": hash_table, "Key": {}}}])
+    assert err(e)[1] == CANCELLED + "[ValidationError]"
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=[{"Get": {"TableName": hash_table, "Key": {"pk": {"S": ""}}}}])
+    assert err(e) == ("ValidationException", EMPTY_KEY.format("string"))
+
+
+def test_request_level_errors_come_before_tables_and_duplicates(ddb, hash_table):
+    missing = {"Put": {"TableName": "no-such-table-here", "Item": {"pk": {"S": "a"}}}}
+    syntax = {"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": "cc"}},
+                                 "ConditionExpression": "attribute_not_exists("}}
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[missing, syntax])
+    assert err(e) == ("ValidationException", 'Invalid ConditionExpression: Syntax error; token: "<EOF>", near: "("')
+    unused = {"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": "cc"}},
+                                 "ConditionExpression": "attribute_not_exists(pk)",
+                                 "ExpressionAttributeValues": {":v": {"S": "x"}}}}
+    message = "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}"
+    for items in ([missing, unused], [unused, missing], [put(hash_table, "cc"), unused]):
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=items)
+        assert err(e) == ("ValidationException", message)
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "cc"}})
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=[put(hash_table, "d"), {"Delete": {"TableName": hash_table,
+                                                                                  "Key": {"pk": {"S": "d"}}}}],
+                                 ReturnConsumedCapacity="BOGUS")
+    assert err(e) == ("ValidationException", "1 validation error detected: Value 'BOGUS' at 'returnConsumedCapacity' "
+                                             "failed to satisfy constraint: Member must satisfy enum value set: "
+                                             "[INDEXES, TOTAL, NONE]")

@@ -1,7 +1,7 @@
 // TransactGetItems: up to 100 Gets read from one consistent snapshot, each charged at the
 // transactional rate; a throttled read cancels the whole transaction (read_charge.h), and so does
-// a key that does not match its table (ValidationError); malformed expressions, unknown tables and
-// two Gets of one item refuse the whole request.
+// a key that does not match its table (ValidationError); malformed expressions, unknown tables,
+// empty key values and two Gets of one item refuse the whole request.
 #include <set>
 
 #include "api/capacity.h"
@@ -43,6 +43,7 @@ Status Run(OperationContext& ctx) {
     targets.push_back({std::move(table), std::move(key)});
     projections.push_back(std::move(expressions.projection));
   }
+  for (const auto& t : targets) MT_RETURN_IF_ERROR(CheckKeyValuesNotEmpty(*t.table->description, t.key));
   // A key that does not match its table's schema (a user error in one action) cancels the
   // transaction: ValidationError for the first such Get, None for the others.
   for (size_t i = 0; i < targets.size(); ++i) {

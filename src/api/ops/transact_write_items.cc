@@ -1,7 +1,8 @@
 // TransactWriteItems: up to 100 Put/Update/Delete/ConditionCheck actions, all or nothing,
 // idempotent per ClientRequestToken for 10 minutes.
-// Errors as DynamoDB sorts them: malformed expressions, unknown tables, two actions on one item
-// and a payload over 4 MB refuse the whole request (ValidationException / ResourceNotFound);
+// Errors as DynamoDB sorts them: malformed expressions, unknown tables, an empty string/binary
+// key value, two actions on one item and a payload over 4 MB refuse the whole request
+// (ValidationException / ResourceNotFound);
 // an action whose key does not match its table or whose item is over 400 KB cancels the
 // transaction (TransactionCanceledException, ValidationError for the first such action, None for
 // every other, no condition evaluated); conditions and writes that fail cancel it with every
@@ -112,6 +113,9 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
   for (Action& a : actions) {
     MT_ASSIGN_OR_RETURN(a.table, ctx.db.Table(TableNameOf(*a.params)));
     if (a.kind == Kind::kUpdate) MT_RETURN_IF_ERROR(CheckUpdateKeys(a.expressions, *a.table->description));
+  }
+  for (const Action& a : actions) {
+    MT_RETURN_IF_ERROR(CheckKeyValuesNotEmpty(*a.table->description, a.item ? *a.item : a.key));
   }
   for (Action& a : actions) {
     const TableDescription& desc = *a.table->description;
