@@ -1,12 +1,11 @@
 // TransactWriteItems: up to 100 Put/Update/Delete/ConditionCheck actions, all or nothing,
 // idempotent per ClientRequestToken for 10 minutes.
-// Errors as DynamoDB sorts them: malformed expressions, unknown tables, an empty string/binary
-// key value, two actions on one item and a payload over 4 MB refuse the whole request
-// (ValidationException / ResourceNotFound);
-// an action whose key does not match its table or whose item is over 400 KB cancels the
-// transaction (TransactionCanceledException, ValidationError for the first such action, None for
-// every other, no condition evaluated); conditions and writes that fail cancel it with every
-// action's outcome.
+// Errors as DynamoDB sorts them: malformed expressions, a Put item over 400 KB, unknown tables,
+// an empty string/binary key value, two actions on one item and a payload over 4 MB refuse the
+// whole request (ValidationException / ResourceNotFound); an action whose key does not match its
+// table cancels the transaction (TransactionCanceledException, ValidationError for the first such
+// action, None for every other, no condition evaluated); conditions and writes that fail (an
+// Update growing its item over 400 KB among them) cancel it with every action's outcome.
 #include <algorithm>
 #include <set>
 
@@ -64,8 +63,8 @@ struct Action {
   std::optional<Item> item;  // Put
   RequestExpressions expressions;
   bool return_old_on_failure = false;
-  // A per-action refusal (key attributes, item size): the transaction is cancelled with a
-  // ValidationError reason for the first such action, before any condition is evaluated.
+  // A per-action refusal (key attributes): the transaction is cancelled with a ValidationError
+  // reason for the first such action, before any condition is evaluated.
   Status invalid;
 };
 
@@ -97,7 +96,7 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
     if (action.kind == Kind::kPut) {
       MT_ASSIGN_OR_RETURN(Item item, DecodeItemMember(p, "Item"));
       size_t size = ItemSize(item);
-      if (size > 409600) action.invalid = Status::Validation("Item size has exceeded the maximum allowed size");
+      if (size > 409600) return Status::Validation("Item size has exceeded the maximum allowed size");
       total_size += size;
       action.item = std::move(item);
     } else {
