@@ -122,3 +122,16 @@ def test_batch_get_projection_may_not_address_key_paths(server, table):
     body["RequestItems"][table]["ProjectionExpression"] = "#s.x"
     body["RequestItems"][table]["ExpressionAttributeNames"] = {"#s": "sk"}
     assert answer(server, "BatchGetItem", body) == (400, VALIDATION, KEY_SCALAR + "Key: sk")
+
+
+def test_reserved_word_in_nested_path(server, table):
+    status, kind, message = answer(server, "GetItem", {
+        "TableName": table, "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "ProjectionExpression": "a.size"})
+    assert (status, kind, message) == (
+        400, VALIDATION, "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: size")
+
+
+def test_batch_get_numerically_equal_keys_are_duplicates(server, table):
+    body = {"RequestItems": {table: {"Keys": [{"pk": {"S": "a"}, "sk": {"N": "1"}},
+                                              {"pk": {"S": "a"}, "sk": {"N": "1.0"}}]}}}
+    assert answer(server, "BatchGetItem", body) == (400, VALIDATION, "Provided list of item keys contains duplicates")
