@@ -126,6 +126,18 @@ def msg_shape(m):
     return m[:160]
 
 
+def resort(n, hints):
+    """Sorts again what normalise() sorted (after known.fix_local rewrote numbers, which sort by text)."""
+    b = n.get("body")
+    if isinstance(b, dict):
+        if hints.get("unordered") and isinstance(b.get("Items"), list):
+            b["Items"].sort(key=canon)
+        if isinstance(b.get("Responses"), dict):
+            for items in b["Responses"].values():
+                items.sort(key=canon)
+    return n
+
+
 def classify(op, na, nb):
     """The class of a difference: a short stable string used to group the report."""
     ea, eb = na.get("type"), nb.get("type")
@@ -170,7 +182,7 @@ def send_both(peers, op, req, hints, diffs):
     diffs.compared += 1
     if na == nb:
         return na, nb, False
-    fixed = known.fix_local(nb)
+    fixed = resort(known.fix_local(nb), hints)
     if fixed == na:
         diffs.known["numbers: " + known.NUMBERS_SOURCE[:60] + "..."] += 1
         return na, nb, True
@@ -217,6 +229,24 @@ def touched_keys(op, req, tables):
     return out
 
 
+def check_stored(peers, op, req, tables, diffs):
+    """After a write both servers answered alike, reads back every item the request named from both
+    (consistently) and compares them: a write can agree in its answer and still store different
+    items. Returns True when something differed (the caller then resyncs)."""
+    differed = False
+    for t, key in touched_keys(op, req, tables):
+        get = {"TableName": t.name, "Key": key, "ConsistentRead": True}
+        answers = [p.call("GetItem", get) for p in peers]
+        if any(status != 200 for status, _ in answers):
+            continue
+        na, nb = (normalise("GetItem", s, b, {}) for s, b in answers)
+        if na != known.fix_local(nb):
+            diffs.add("unexplained", f"{op}: same answer, different stored item",
+                      {"request": req, "monotable": na, "dynamodb_local": known.fix_local(nb)})
+            differed = True
+    return differed
+
+
 def resync(peers, op, req, tables):
     """After the two servers answered a write differently, copy DynamoDB Local's version of every item
     the request named into monotable, so that one difference does not cascade into every later read."""
@@ -251,6 +281,8 @@ def run(seed, count, peers, malformed_share=0.25, log=None):
             # departure), with the same answer from both when nothing is returned: resync those too.
             removal_only = op == "UpdateItem" and not re.search(r"\b(SET|ADD)\b", str(req.get("UpdateExpression")))
             if (differ and op in WRITES) or removal_only:
+                resync(peers, op, req, tables)
+            elif op in WRITES and check_stored(peers, op, req, tables, diffs):
                 resync(peers, op, req, tables)
             # Follow a Query's pages while both servers agree on where the next one starts.
             pages = 0

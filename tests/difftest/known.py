@@ -112,8 +112,8 @@ def _numeric(op, req, m, d):
 
 
 @rule(DEPARTURES, "UpdateItem with only REMOVE/DELETE actions creates a missing item in DynamoDB Local",
-      "AWS leaves the item absent: scylladb test_update_expression.py / test_item.py (verified on AWS), as "
-      "already pinned for nested REMOVE and AttributeUpdates DELETE",
+      "AWS leaves the item absent: scylladb test/alternator/test_item.py::test_update_item_non_existent (run "
+      "against AWS: UpdateExpression='REMOVE a' and AttributeUpdates DELETE on a missing item do not create it)",
       "tests/api/test_difftest_pins.py::test_remove_or_delete_only_update_does_not_create_item")
 def _remove_only_creates(op, req, m, d):
     expr = req.get("UpdateExpression", "")
@@ -230,6 +230,28 @@ def _index_projection(op, req, m, d):
         ("does not project" in msg(d) or "does not project" in msg(m))
 
 
+@rule(OTHER_AREA, "(b) validation order: request validated before the table lookup",
+      "issue 41 class 9 (monotable validates values and expressions first, as dynalite's AWS recordings do for "
+      "value checks; DynamoDB Local looks the table up first)")
+def _validate_before_lookup(op, req, m, d):
+    return is_validation(m) and d.get("type") == "ResourceNotFoundException"
+
+
+@rule(OTHER_AREA, "(c) transactions: two actions on numerically equal keys ('1e2' and '1E+2')",
+      "issue 41 class 8: monotable refuses 'Transaction request cannot include multiple operations on one item', "
+      "DynamoDB Local compares the keys as written")
+def _transaction_same_item(op, req, m, d):
+    return op == "TransactWriteItems" and msg(m) == "Transaction request cannot include multiple operations on one item"
+
+
+@rule(OTHER_AREA, "(class 7 reads) an empty string or binary in a key condition value",
+      "issue 41 class 7: AWS refuses it; monotable answers an empty result; DynamoDB Local: 'One or more parameter "
+      "values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: X'")
+def _empty_key_condition(op, req, m, d):
+    return op == "Query" and m["status"] == 200 and "The AttributeValue for a key attribute cannot contain an empty" \
+        in msg(d)
+
+
 @rule(OTHER_AREA, "(b) validation order: two errors in one request, each side reports another",
       "issue 41 class 9 (both are ValidationExceptions; which check runs first)")
 def _validation_order(op, req, m, d):
@@ -283,6 +305,14 @@ def _lek_at_limit(op, req, m, d):
 def _expr_before_condition(op, req, m, d):
     return is_validation(m) and d.get("type") == "ConditionalCheckFailedException" and \
         msg(m).startswith("Key attributes must be scalars")
+
+
+@rule(OPEN, "a number written with non-ASCII decimal digits ('\u0661')",
+      "DynamoDB Local (Java BigDecimal) accepts Unicode decimal digits; monotable refuses them as non-numeric; "
+      "no AWS recording found")
+def _unicode_digits(op, req, m, d):
+    return "The parameter cannot be converted to a numeric value" in msg(m) and \
+        re.search(r"[^\x00-\x7f]", msg(m).rsplit(":", 1)[-1]) is not None
 
 
 def canon_req(req):
