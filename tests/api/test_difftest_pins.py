@@ -135,3 +135,49 @@ def test_batch_get_numerically_equal_keys_are_duplicates(server, table):
     body = {"RequestItems": {table: {"Keys": [{"pk": {"S": "a"}, "sk": {"N": "1"}},
                                               {"pk": {"S": "a"}, "sk": {"N": "1.0"}}]}}}
     assert answer(server, "BatchGetItem", body) == (400, VALIDATION, "Provided list of item keys contains duplicates")
+
+
+def test_empty_expression_attribute_values_are_refused(server, table):
+    # Without an expression: refused for its presence, even empty (DynamoDB Local lets it through).
+    assert answer(server, "Query", {
+        "TableName": table, "KeyConditions": {"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}},
+        "ExpressionAttributeValues": {}}) == (
+        400, VALIDATION, "ExpressionAttributeValues can only be specified when using expressions: "
+        "KeyConditionExpression and FilterExpression are null")
+    # With one: refused as empty.
+    assert answer(server, "PutItem", {
+        "TableName": table, "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "ConditionExpression": "attribute_exists(pk)",
+        "ExpressionAttributeValues": {}}) == (400, VALIDATION, "ExpressionAttributeValues must not be empty")
+
+
+def test_attribute_updates_delete_only_does_not_create_item(server, table):
+    key = {"pk": {"S": "absent-legacy"}, "sk": {"N": "1"}}
+    status, parsed, _ = call(server.port, "UpdateItem", {"TableName": table, "Key": key, "ReturnValues": "ALL_NEW",
+                                                         "AttributeUpdates": {"a": {"Action": "DELETE"}}})
+    assert (status, parsed) == (200, {})
+    status, parsed, _ = call(server.port, "GetItem", {"TableName": table, "Key": key, "ConsistentRead": True})
+    assert (status, parsed) == (200, {})
+
+
+def test_attribute_updates_values_checked_before_condition(server, table):
+    key = {"pk": {"S": "legacy-order"}, "sk": {"N": "1"}}
+    body = {"TableName": table, "Key": key, "Expected": {"a": {"ComparisonOperator": "NOT_NULL"}},
+            "AttributeUpdates": {"b": {"Action": "PUT", "Value": {"N": "1.23456789012345678901234567890123456789"}}}}
+    assert answer(server, "UpdateItem", body) == (
+        400, VALIDATION, "Attempting to store more than 38 significant digits in a Number")
+
+
+@pytest.mark.parametrize("condition", ["attribute_exists(size.x)", "attribute_not_exists(size[1][0])",
+                                       "attribute_exists(a.size)"])
+def test_reserved_word_as_path_head_in_condition(server, table, condition):
+    status, kind, message = answer(server, "PutItem", {
+        "TableName": table, "Item": {"pk": {"S": "r"}, "sk": {"N": "1"}}, "ConditionExpression": condition})
+    assert (status, kind, message) == (
+        400, VALIDATION, "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: size")
+
+
+def test_empty_attributes_to_get_is_refused(server, table):
+    assert answer(server, "GetItem", {"TableName": table, "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}},
+                                      "AttributesToGet": []}) == (
+        400, VALIDATION, "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1")

@@ -101,6 +101,9 @@ def normalise(op, status, body, hints):
         b["Items"] = [norm_item(i) for i in b["Items"]]
         if hints.get("unordered"):
             b["Items"].sort(key=canon)
+    if "Responses" in b and isinstance(b["Responses"], list):  # TransactGetItems: in request order
+        b["Responses"] = [dict(r, Item=norm_item(r["Item"])) if isinstance(r, dict) and "Item" in r else r
+                          for r in b["Responses"]]
     if "Responses" in b and isinstance(b["Responses"], dict):
         b["Responses"] = {t: sorted((norm_item(i) for i in items), key=canon) for t, items in b["Responses"].items()}
     if "UnprocessedKeys" in b and not b["UnprocessedKeys"]:
@@ -173,11 +176,38 @@ class Differences:
         return sum(e["count"] for e in self.by_class["unexplained"].values())
 
 
+def paged_call(peer, op, req, hints):
+    """All pages of a Query or Scan (every segment of a parallel Scan), merged into one answer: the
+    items in the order the pages gave them, Count and ScannedCount summed. Which items a page or a
+    segment holds is up to the server; what all of them hold together is not. The first error ends it."""
+    items, count, scanned = [], 0, 0
+    segments = req.get("TotalSegments") if hints.get("segments") else None
+    for segment in range(segments or 1):
+        page = dict(req, Segment=segment) if segments else dict(req)
+        for _ in range(200):
+            status, body = peer.call(op, page)
+            if status != 200 or not isinstance(body, dict):
+                return status, body
+            items.extend(body.get("Items", []))
+            count += body.get("Count", 0)
+            scanned += body.get("ScannedCount", 0)
+            if "LastEvaluatedKey" not in body:
+                break
+            page = dict(page, ExclusiveStartKey=body["LastEvaluatedKey"])
+    merged = {"Count": count, "ScannedCount": scanned}
+    if req.get("Select") != "COUNT":
+        merged["Items"] = items
+    return 200, merged
+
+
 def send_both(peers, op, req, hints, diffs):
     """Sends one request to both peers; returns the normalised answers and whether they differ in a way
     that is not a known DynamoDB Local departure."""
-    a_status, a_body = peers[0].call(op, req)
-    b_status, b_body = peers[1].call(op, req)
+    if hints.get("paginate"):
+        (a_status, a_body), (b_status, b_body) = (paged_call(p, op, req, hints) for p in peers)
+    else:
+        a_status, a_body = peers[0].call(op, req)
+        b_status, b_body = peers[1].call(op, req)
     na, nb = normalise(op, a_status, a_body, hints), normalise(op, b_status, b_body, hints)
     diffs.compared += 1
     if na == nb:
@@ -279,14 +309,14 @@ def run(seed, count, peers, malformed_share=0.25, log=None):
             na, nb, differ = send_both(peers, op, req, hints, diffs)
             # A REMOVE/DELETE-only update of a missing item creates it in DynamoDB Local only (a known
             # departure), with the same answer from both when nothing is returned: resync those too.
-            removal_only = op == "UpdateItem" and not re.search(r"\b(SET|ADD)\b", str(req.get("UpdateExpression")))
+            removal_only = op == "UpdateItem" and known.removals_only(req)
             if (differ and op in WRITES) or removal_only:
                 resync(peers, op, req, tables)
             elif op in WRITES and check_stored(peers, op, req, tables, diffs):
                 resync(peers, op, req, tables)
             # Follow a Query's pages while both servers agree on where the next one starts.
             pages = 0
-            while (op == "Query" and na == nb and na["status"] == 200 and "LastEvaluatedKey" in na["body"]
+            while (op == "Query" and not hints.get("paginate") and na == nb and na["status"] == 200 and "LastEvaluatedKey" in na["body"]
                    and pages < 20):
                 req = dict(req, ExclusiveStartKey=na["body"]["LastEvaluatedKey"])
                 na, nb, _ = send_both(peers, op, req, hints, diffs)

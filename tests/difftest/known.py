@@ -116,10 +116,18 @@ def _numeric(op, req, m, d):
       "against AWS: UpdateExpression='REMOVE a' and AttributeUpdates DELETE on a missing item do not create it)",
       "tests/api/test_difftest_pins.py::test_remove_or_delete_only_update_does_not_create_item")
 def _remove_only_creates(op, req, m, d):
-    expr = req.get("UpdateExpression", "")
-    only_removals = expr and not re.search(r"\b(SET|ADD)\b", expr)
-    return op == "UpdateItem" and only_removals and m["status"] == 200 and d["status"] == 200 and \
+    return op == "UpdateItem" and removals_only(req) and m["status"] == 200 and d["status"] == 200 and \
         "Attributes" not in m["body"]
+
+
+def removals_only(req):
+    """An UpdateItem whose actions only remove attributes or set members (REMOVE/DELETE, or the legacy
+    AttributeUpdates DELETE)."""
+    if "UpdateExpression" in req:
+        return not re.search(r"\b(SET|ADD)\b", str(req["UpdateExpression"]))
+    ups = req.get("AttributeUpdates")
+    return isinstance(ups, dict) and bool(ups) and all(
+        isinstance(u, dict) and u.get("Action") == "DELETE" for u in ups.values())
 
 
 @rule(DEPARTURES, "Query filter on a key attribute's nested path",
@@ -140,16 +148,17 @@ def _not_found(op, req, m, d):
         msg(d) == "Cannot do operations on a non-existent table"
 
 
-@rule(DEPARTURES, "DynamoDB Local does not validate some enum members (ReturnConsumedCapacity, ReturnItemCollectionMetrics, an empty ReturnValues)",
+@rule(DEPARTURES, "DynamoDB Local does not enforce some member constraints (ReturnConsumedCapacity, ReturnItemCollectionMetrics, an empty ReturnValues, an empty AttributesToGet)",
       "API reference: ReturnConsumedCapacity is one of INDEXES | TOTAL | NONE, ReturnItemCollectionMetrics one "
-      "of SIZE | NONE; AWS's request validation refuses other values ('1 validation error detected: ... Member "
-      "must satisfy enum value set')",
+      "of SIZE | NONE, ReturnValues one of its five values, AttributesToGet has at least 1 member; AWS's request "
+      "validation refuses the rest ('1 validation error detected: ... failed to satisfy constraint: Member must "
+      "...') before anything else",
       "tests/api/test_difftest_pins.py::test_enum_members_are_validated")
 def _enum_not_validated(op, req, m, d):
     return is_validation(m) and re.search(r"at '(returnConsumedCapacity|returnItemCollectionMetrics)'", msg(m)) \
         and "returnConsumedCapacity" not in msg(d) and "returnItemCollectionMetrics" not in msg(d) or \
-        is_validation(m) and re.search(r"at '\w+' failed to satisfy constraint: Member must satisfy enum", msg(m)) \
-        and d["status"] == 200
+        is_validation(m) and re.search(r"at '\w+' failed to satisfy constraint: Member must", msg(m)) \
+        and (d["status"] == 200 or d.get("type") == "ConditionalCheckFailedException")
 
 
 @rule(DEPARTURES, "DynamoDB Local prints a Java ByteBuffer for a binary operand in messages",
@@ -163,18 +172,18 @@ def _bytebuffer(op, req, m, d):
       "path provided in the update expression is invalid for update'",
       "tests/api/test_update_item.py::test_remove_nested_path_from_missing_item_is_ignored")
 def _remove_nested_missing(op, req, m, d):
-    expr = str(req.get("UpdateExpression", ""))
-    return op == "UpdateItem" and m["status"] == 200 and not re.search(r"\b(SET|ADD)\b", expr) and \
+    return op == "UpdateItem" and m["status"] == 200 and removals_only(req) and \
         msg(d).startswith("The document path provided in the update expression is invalid for update")
 
 
-@rule(DEPARTURES, "reserved word as a nested path element",
+@rule(DEPARTURES, "reserved word as a path element (after a '.', or 'size' followed by '.' or '[')",
       "AWS developer guide, Expressions.ExpressionAttributeNames / ReservedWords: a reserved word cannot be used "
       "as an attribute name in an expression (monotable refuses it at any path position; DynamoDB Local accepts "
       "it after a '.')",
       "tests/api/test_difftest_pins.py::test_reserved_word_in_nested_path")
 def _reserved_nested(op, req, m, d):
-    return "Attribute name is a reserved keyword" in msg(m) and d["status"] == 200
+    return "Attribute name is a reserved keyword" in msg(m) and (
+        d["status"] == 200 or d.get("type") in ("ConditionalCheckFailedException", "TransactionCanceledException"))
 
 
 @rule(DEPARTURES, "numerically equal keys in one BatchGetItem",
@@ -183,6 +192,28 @@ def _reserved_nested(op, req, m, d):
       "tests/api/test_difftest_pins.py::test_batch_get_numerically_equal_keys_are_duplicates")
 def _numeric_duplicates(op, req, m, d):
     return op == "BatchGetItem" and msg(m) == "Provided list of item keys contains duplicates" and d["status"] == 200
+
+
+@rule(DEPARTURES, "DynamoDB Local accepts an empty ExpressionAttributeValues map in a request without expressions",
+      "AWS refuses ExpressionAttributeValues whenever the request has no expression using them: "
+      "'ExpressionAttributeValues can only be specified when using expressions: KeyConditionExpression and "
+      "FilterExpression are null' (dynalite's validations, recorded against AWS, test the member's presence, not its "
+      "size); DynamoDB Local lets an empty map through (and refuses it, like AWS, when an expression is present: "
+      "'ExpressionAttributeValues must not be empty')",
+      "tests/api/test_difftest_pins.py::test_empty_expression_attribute_values_are_refused")
+def _empty_values(op, req, m, d):
+    return is_validation(m) and "ExpressionAttributeValues" in msg(m) and \
+        req.get("ExpressionAttributeValues") == {} and d["status"] == 200
+
+
+@rule(DEPARTURES, "DynamoDB Local checks a legacy Expected condition before validating AttributeUpdates' values",
+      "AWS validates the request's values first (dynalite's validations, recorded against AWS, refuse a bad number "
+      "in AttributeUpdates before any item is read)",
+      "tests/api/test_difftest_pins.py::test_attribute_updates_values_checked_before_condition")
+def _values_before_expected(op, req, m, d):
+    return op == "UpdateItem" and "AttributeUpdates" in req and is_validation(m) and \
+        d.get("type") == "ConditionalCheckFailedException" and \
+        re.search(r"significant digits|numeric value|overflow|underflow|empty", msg(m)) is not None
 
 
 # ---- other areas ----------------------------------------------------------------------------------
@@ -219,15 +250,18 @@ def _small_wording(op, req, m, d):
 
 @rule(OTHER_AREA, "(c) transactions: validation vs cancellation, cancellation reason texts", "issue 41 class 8")
 def _transactions(op, req, m, d):
-    return op == "TransactWriteItems" and (m.get("type") == "TransactionCanceledException"
+    return op in ("TransactWriteItems", "TransactGetItems") and (m.get("type") == "TransactionCanceledException"
                                           or d.get("type") == "TransactionCanceledException")
 
 
 @rule(OTHER_AREA, "(c) index read projections: filter or projection on attributes an index does not project",
       "issue 41 class 7")
 def _index_projection(op, req, m, d):
+    # Also a filter evaluated on an index's items: DynamoDB Local evaluates a Scan filter on the table's
+    # item where the index does not project the attribute; issue 41 says AWS refuses such a GSI read.
     return op in ("Query", "Scan") and "IndexName" in req and \
-        ("does not project" in msg(d) or "does not project" in msg(m))
+        ("does not project" in msg(d) or "does not project" in msg(m) or
+         ("FilterExpression" in req and m["status"] == d["status"] == 200))
 
 
 @rule(OTHER_AREA, "(b) validation order: request validated before the table lookup",
@@ -313,6 +347,14 @@ def _expr_before_condition(op, req, m, d):
 def _unicode_digits(op, req, m, d):
     return "The parameter cannot be converted to a numeric value" in msg(m) and \
         re.search(r"[^\x00-\x7f]", msg(m).rsplit(":", 1)[-1]) is not None
+
+
+@rule(OPEN, "legacy DELETE of set members from an index key attribute of a missing item",
+      "DynamoDB Local: 'Updates on index keys must be of the same data type as the key attribute'; monotable "
+      "ignores the DELETE (the item is absent, nothing is written); no AWS recording found")
+def _index_key_delete(op, req, m, d):
+    return op == "UpdateItem" and m["status"] == 200 and \
+        msg(d).startswith("Updates on index keys must be of the same data type")
 
 
 def canon_req(req):

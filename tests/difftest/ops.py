@@ -176,8 +176,107 @@ def transact_write(rng, t):
     return "TransactWriteItems", {"TransactItems": actions}, {}
 
 
+def paged_query(rng, t):
+    """A Query read to its end through pages of a random Limit (compared as the pages' union)."""
+    op, req, hints = query(rng, t)
+    req["Limit"] = rng.randint(1, 4)
+    return op, req, dict(hints, paginate=True)
+
+
+def paged_scan(rng, t):
+    """A Scan read to its end through pages of a random Limit, sometimes as a parallel Scan of 2-4
+    segments (compared as the union of every page of every segment)."""
+    op, req, hints = scan(rng, t)
+    if rng.random() < 0.7:
+        req["Limit"] = rng.randint(1, 5)
+    hints = dict(hints, paginate=True)
+    if rng.random() < 0.5:
+        req["TotalSegments"] = rng.randint(2, 4)
+        hints["segments"] = True
+    return op, req, hints
+
+
+def transact_get(rng, t):
+    items = []
+    for k in distinct_keys(rng, t, rng.randint(1, 4)):
+        e = Expr(rng)
+        g = {"TableName": t.name, "Key": k}
+        if rng.random() < 0.4:
+            g["ProjectionExpression"] = e.projection(t)
+        items.append({"Get": e.attach(g)})
+    return "TransactGetItems", {"TransactItems": items}, {}
+
+
+LEGACY_OPS = {"EQ": 1, "NE": 1, "LT": 1, "LE": 1, "GT": 1, "GE": 1, "BEGINS_WITH": 1, "CONTAINS": 1,
+              "NOT_CONTAINS": 1, "BETWEEN": 2, "IN": 2, "NULL": 0, "NOT_NULL": 0}
+
+
+def legacy_conditions(rng, names):
+    out = {}
+    for n in rng.sample(names, rng.randint(1, 2)):
+        op = rng.choice(list(LEGACY_OPS))
+        arity = LEGACY_OPS[op]
+        vals = [scalar(rng, rng.choice("SN"), small=True) for _ in range(arity)]
+        if op == "BETWEEN":
+            vals = sorted([{"N": rng.choice(["-1", "0", "1", "10"])} for _ in range(2)], key=lambda v: float(v["N"]))
+        cond = {"ComparisonOperator": op}
+        if arity:
+            cond["AttributeValueList"] = vals
+        out[n] = cond
+    return out
+
+
+def legacy(rng, t):
+    """The legacy parameters: Expected, AttributeUpdates, AttributesToGet, KeyConditions, QueryFilter,
+    ScanFilter, ConditionalOperator."""
+    names = [n for n in NAMES if n not in {k for k, _ in t.key_names()}]
+    kind = rng.choice(["put", "update", "get", "query", "scan"])
+    if kind == "put":
+        req = {"TableName": t.name, "Item": rand_item(rng, t)}
+        t.keys.append({n: req["Item"][n] for n, _ in t.key_names()})
+        if rng.random() < 0.6:
+            req["Expected"] = {n: rng.choice([{"Exists": False}, {"Value": scalar(rng, "S", small=True)},
+                                              {"Exists": True, "Value": scalar(rng, "N", small=True)}])
+                               for n in rng.sample(names, rng.randint(1, 2))}
+        return "PutItem", req, {}
+    if kind == "update":
+        key = rand_key(rng, t)
+        t.keys.append(key)
+        ups = {}
+        for n in rng.sample(names, rng.randint(1, 3)):
+            action = rng.choice(["PUT", "ADD", "DELETE"])
+            if action == "PUT":
+                ups[n] = {"Action": "PUT", "Value": value(rng)}
+            elif action == "ADD":
+                ups[n] = {"Action": "ADD", "Value": rng.choice([{"N": "1"}, {"SS": ["x"]}, {"L": [{"N": "1"}]}])}
+            else:
+                ups[n] = {"Action": "DELETE"} if rng.random() < 0.5 else {"Action": "DELETE", "Value": {"SS": ["x"]}}
+        req = {"TableName": t.name, "Key": key, "AttributeUpdates": ups,
+               "ReturnValues": rng.choice(["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"])}
+        if rng.random() < 0.4:
+            req["Expected"] = legacy_conditions(rng, names)
+            if len(req["Expected"]) > 1:
+                req["ConditionalOperator"] = rng.choice(["AND", "OR"])
+        return "UpdateItem", req, {}
+    if kind == "get":
+        req = {"TableName": t.name, "Key": rand_key(rng, t), "AttributesToGet": rng.sample(names, rng.randint(1, 3))}
+        return "GetItem", req, {}
+    if kind == "query":
+        k = rand_key(rng, t, fresh=False)
+        req = {"TableName": t.name, "KeyConditions": {t.hash_key[0]: {
+            "ComparisonOperator": "EQ", "AttributeValueList": [k[t.hash_key[0]]]}}}
+        if rng.random() < 0.5:
+            req["QueryFilter"] = legacy_conditions(rng, names)
+        return "Query", req, {}
+    req = {"TableName": t.name, "ScanFilter": legacy_conditions(rng, names)}
+    if len(req["ScanFilter"]) > 1:
+        req["ConditionalOperator"] = rng.choice(["AND", "OR"])
+    return "Scan", req, {"unordered": True}
+
+
 GOOD = [(put_item, 5), (update_item, 5), (delete_item, 2), (get_item, 4), (query, 4), (scan, 2),
-        (batch_write, 2), (batch_get, 2), (transact_write, 2)]
+        (batch_write, 2), (batch_get, 2), (transact_write, 2), (paged_query, 1), (paged_scan, 1),
+        (transact_get, 1), (legacy, 2)]
 
 
 # ---- malformed requests -------------------------------------------------------------------------
