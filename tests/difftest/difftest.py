@@ -375,8 +375,10 @@ def free_port():
     return port
 
 
-def start_monotable(binary):
-    proc = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--in-memory"],
+def start_monotable(binary, data_dir=None):
+    """Starts monotable on a free loopback port (in memory, or on RocksDB in data_dir)."""
+    storage = ["--data", data_dir] if data_dir else ["--in-memory"]
+    proc = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", *storage],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     if "listening on" not in line:
@@ -399,14 +401,20 @@ def main():
     ap.add_argument("--malformed-share", type=float, default=0.25)
     ap.add_argument("--monotable-port", type=int)
     ap.add_argument("--monotable-binary", default=os.path.join(ROOT, "build", "monotable"))
+    ap.add_argument("--monotable-engine", choices=["memory", "rocksdb"], default="memory",
+                    help="the engine of the monotable the tester starts (RocksDB in a temporary directory)")
     ap.add_argument("--ddb-local-port", type=int)
     ap.add_argument("--report", help="file for the report (default: stdout)")
     args = ap.parse_args()
     procs = []
+    data_dir = None
     try:
         mport = args.monotable_port
         if mport is None:
-            proc, mport = start_monotable(args.monotable_binary)
+            if args.monotable_engine == "rocksdb":
+                import tempfile
+                data_dir = tempfile.mkdtemp(prefix="difftest-rocksdb-")
+            proc, mport = start_monotable(args.monotable_binary, data_dir)
             procs.append(proc)
         dport = args.ddb_local_port
         if dport is None:
@@ -433,6 +441,9 @@ def main():
             else:
                 p.terminate()
                 p.wait(timeout=30)
+        if data_dir:
+            import shutil
+            shutil.rmtree(data_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":
