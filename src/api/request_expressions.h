@@ -49,7 +49,9 @@ Status CheckCondition(const RequestExpressions& e, const Item* existing);
 
 // Key attributes may not be updated, nor addressed through nested paths.
 Status CheckUpdateKeys(const RequestExpressions& e, const TableDescription& table);
-// Projections (and GetItem/Query/Scan filters) may not use nested paths into key attributes.
+// Projections may not use nested paths into key attributes ("Key attributes must be scalars; ...").
 Status CheckProjectionKeys(const RequestExpressions& e, const TableDescription& table);
+// Nor may a Scan's FilterExpression (a Query's filter may not name key attributes at all).
+Status CheckFilterKeys(const RequestExpressions& e, const TableDescription& table);
 
 }  // namespace monotable::api

@@ -40,7 +40,7 @@ struct TableRequest {
   const rapidjson::Value* params;
   std::shared_ptr<const table::TableHandle> table;
   std::vector<Item> keys;
-  std::optional<expr::ProjectionExpression> projection;
+  RequestExpressions expressions;  // the projection only
   bool consistent = false;
 };
 
@@ -54,7 +54,7 @@ Status Run(OperationContext& ctx) {
     r.params = &it->value;
     MT_RETURN_IF_ERROR(CheckExpressionParameters(it->value, kProjectionKind));
     MT_ASSIGN_OR_RETURN(RequestExpressions expressions, ParseRequestExpressions(it->value, kProjectionKind));
-    r.projection = std::move(expressions.projection);
+    r.expressions = std::move(expressions);
     std::set<std::string> seen;
     for (const auto& key_json : Member(it->value, "Keys")->GetArray()) {
       MT_ASSIGN_OR_RETURN(Item key, DecodeItem(key_json));
@@ -69,6 +69,7 @@ Status Run(OperationContext& ctx) {
     std::string name = r.name.substr(0, 4) == "arn:" ? r.name.substr(r.name.rfind('/') + 1) : r.name;
     MT_ASSIGN_OR_RETURN(r.table, ctx.db.Table(name));
     for (const Item& key : r.keys) MT_RETURN_IF_ERROR(table::ValidateKey(*r.table->description, key));
+    MT_RETURN_IF_ERROR(CheckProjectionKeys(r.expressions, *r.table->description));
   }
 
   auto& out = ctx.out;
@@ -103,7 +104,7 @@ Status Run(OperationContext& ctx) {
       capacity.Add(r.table->description->name, units);
       if (!item) continue;
       response_bytes += size;
-      WriteItem(out, r.projection ? r.projection->Apply(*item) : *item);
+      WriteItem(out, r.expressions.projection ? r.expressions.projection->Apply(*item) : *item);
     }
     out.EndArray();
     if (!left.empty()) unprocessed.emplace_back(&r, std::move(left));
