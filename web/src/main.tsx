@@ -1,3 +1,5 @@
 import { render } from 'preact';
+import './style.css';
+import { App } from './app';
 
-render(<h1>monotable console</h1>, document.getElementById('app')!);
+render(<App />, document.getElementById('app')!);

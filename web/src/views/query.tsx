@@ -1,0 +1,351 @@
+// Query and Scan builder on the table or any index: key condition (every operator), filters,
+// projection, direction, limit, consistent read; the request as code in six languages; runs it
+// page by page with Count, ScannedCount and consumed capacity.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { call, endpoint } from '../api';
+import { generate, LANGUAGES, partiqlName, partiqlPath, partiqlValue } from '../codegen';
+import type { Language, Request } from '../codegen';
+import { ExpressionWriter, FILTER_OPS, filterCondition, KEY_OPS, keyCondition, operands, splitPath } from '../expr';
+import type { Filter, FilterOp, KeyOp } from '../expr';
+import type { AV, ConsumedCapacity, Item, TableDescription } from '../types';
+import { attributeType, scalar, viewsOf } from '../values';
+import { ErrorBox, useShared } from '../ui';
+import { ItemsTable } from './items-table';
+
+interface Page {
+  items: Item[];
+  count: number;
+  scanned: number;
+  capacity?: ConsumedCapacity;
+  last?: Item;
+}
+
+const val = (e: Event) => (e.target as HTMLInputElement).value;
+
+function typed(f: Filter) {
+  return (text: string): AV => scalar(f.type, text);
+}
+
+export function QueryView(props: { table: TableDescription; params: URLSearchParams }) {
+  const t = props.table;
+  const views = viewsOf(t);
+  const { version } = useShared();
+  const [index, setIndex] = useState(props.params.get('index') ?? '');
+  const [mode, setMode] = useState<'Query' | 'Scan'>('Query');
+  const [pk, setPk] = useState(props.params.get('pk') ?? '');
+  const [skOp, setSkOp] = useState<KeyOp | ''>('');
+  const [sk1, setSk1] = useState('');
+  const [sk2, setSk2] = useState('');
+  const [filters, setFilters] = useState<Filter[]>([]);
+  const [projection, setProjection] = useState('');
+  const [forward, setForward] = useState(true);
+  const [limit, setLimit] = useState('');
+  const [consistent, setConsistent] = useState(false);
+  const [lang, setLang] = useState<Language>('boto3');
+  const [pages, setPages] = useState<Page[]>([]);
+  const [shown, setShown] = useState(0);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const view = views.find((v) => (v.kind === 'table' ? '' : v.name) === index) ?? views[0];
+  const isGsi = view.kind === 'GSI';
+
+  const built = useMemo(() => {
+    try {
+      const w = new ExpressionWriter();
+      const r: Request = { TableName: t.TableName };
+      if (view.kind !== 'table') r.IndexName = view.name;
+      const where: string[] = [];
+      const keyParts: string[] = [];
+      if (mode === 'Query') {
+        if (!pk) throw new Error(`Query needs a value for the partition key ${view.hash}`);
+        const pkValue = scalar(attributeType(t, view.hash), pk);
+        keyParts.push(keyCondition(w, view.hash, '=', pkValue, undefined, 'pk'));
+        where.push(`${partiqlName(view.hash)} = ${partiqlValue(pkValue)}`);
+        if (skOp && view.range) {
+          const st = attributeType(t, view.range);
+          const a = scalar(st, sk1), b = scalar(st, sk2);
+          keyParts.push(keyCondition(w, view.range, skOp, a, b, 'sk'));
+          const n = partiqlName(view.range);
+          where.push(
+            skOp === 'between' ? `${n} BETWEEN ${partiqlValue(a)} AND ${partiqlValue(b)}` : skOp === 'begins_with' ? `begins_with(${n}, ${partiqlValue(a)})` : `${n} ${skOp} ${partiqlValue(a)}`,
+          );
+        }
+        r.KeyConditionExpression = keyParts.join(' AND ');
+      }
+      const fparts = filters.filter((f) => f.path.trim()).map((f) => filterCondition(w, f, typed(f)));
+      for (const f of filters.filter((x) => x.path.trim())) where.push(partiqlFilter(f));
+      if (fparts.length) r.FilterExpression = fparts.join(' AND ');
+      const proj = projection.split(',').map((s) => s.trim()).filter(Boolean);
+      if (proj.length) r.ProjectionExpression = proj.map((p) => w.path(p)).join(', ');
+      if (Object.keys(w.names).length) r.ExpressionAttributeNames = w.names;
+      if (Object.keys(w.values).length) r.ExpressionAttributeValues = w.values;
+      if (mode === 'Query' && !forward) r.ScanIndexForward = false;
+      if (limit.trim()) {
+        const n = Number(limit);
+        if (!Number.isInteger(n) || n < 1) throw new Error('Limit is a whole number of at least 1');
+        r.Limit = n;
+      }
+      if (consistent && !isGsi) r.ConsistentRead = true;
+      r.ReturnConsumedCapacity = 'INDEXES';
+      const from = view.kind === 'table' ? partiqlName(t.TableName) : `${partiqlName(t.TableName)}.${partiqlName(view.name)}`;
+      let partiql = `SELECT ${proj.length ? proj.map((p) => partiqlPath(splitPath(p))).join(', ') : '*'}\nFROM ${from}`;
+      if (where.length) partiql += `\nWHERE ${where.join('\n  AND ')}`;
+      if (mode === 'Query' && !forward && view.range) partiql += `\nORDER BY ${partiqlName(view.range)} DESC`;
+      if (mode === 'Scan' || !pk) partiql = `-- no partition key equality: this statement scans\n${partiql}`;
+      return { request: r, partiql, error: null };
+    } catch (e) {
+      return { request: null, partiql: '', error: e };
+    }
+  }, [t, view, mode, pk, skOp, sk1, sk2, filters, projection, forward, limit, consistent]);
+
+  async function run(start?: Item) {
+    if (!built.request) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const out = await call<{ Items?: Item[]; Count: number; ScannedCount: number; ConsumedCapacity?: ConsumedCapacity; LastEvaluatedKey?: Item }>(mode, {
+        ...built.request,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      });
+      const page = { items: out.Items ?? [], count: out.Count, scanned: out.ScannedCount, capacity: out.ConsumedCapacity, last: out.LastEvaluatedKey };
+      const next = start ? [...pages, page] : [page];
+      setPages(next);
+      setShown(next.length - 1);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  // Re-run the current first page after writes elsewhere (the editor, bulk actions).
+  useEffect(() => {
+    if (pages.length) run();
+  }, [version]);
+
+  const setFilter = (i: number, patch: Partial<Filter>) => setFilters(filters.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  const page = pages[shown];
+  const total = pages.reduce((s, p) => s + (p.capacity?.CapacityUnits ?? 0), 0);
+
+  return (
+    <div>
+      <div class="panel" data-testid="builder">
+        <div class="row">
+          <h2 style={{ margin: 0 }}>Query &amp; Scan</h2>
+          <div class="subtabs" style={{ margin: 0 }}>
+            {(['Query', 'Scan'] as const).map((m) => (
+              <button class={mode === m ? 'on' : ''} data-testid={`mode-${m}`} onClick={() => setMode(m)}>
+                {m}
+              </button>
+            ))}
+          </div>
+          <label>
+            On
+            <select data-testid="q-index" value={index} onChange={(e) => setIndex(val(e))}>
+              {views.map((v) => (
+                <option value={v.kind === 'table' ? '' : v.name}>
+                  {v.kind === 'table' ? `table ${t.TableName}` : `${v.kind} ${v.name}`} ({v.hash}
+                  {v.range ? `, ${v.range}` : ''})
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {mode === 'Query' && (
+          <div class="row">
+            <label>
+              {view.hash} ({attributeType(t, view.hash)}) =
+              <input data-testid="q-pk" value={pk} size={24} onInput={(e) => setPk(val(e))} />
+            </label>
+            {view.range && (
+              <>
+                <label>
+                  {view.range} ({attributeType(t, view.range)})
+                  <select data-testid="q-skop" value={skOp} onChange={(e) => setSkOp(val(e) as KeyOp)}>
+                    <option value="">(any)</option>
+                    {KEY_OPS.map((o) => (
+                      <option value={o}>{o}</option>
+                    ))}
+                  </select>
+                </label>
+                {skOp && (
+                  <label>
+                    {skOp === 'between' ? 'from' : 'value'}
+                    <input data-testid="q-sk1" value={sk1} size={20} onInput={(e) => setSk1(val(e))} />
+                  </label>
+                )}
+                {skOp === 'between' && (
+                  <label>
+                    to
+                    <input data-testid="q-sk2" value={sk2} size={20} onInput={(e) => setSk2(val(e))} />
+                  </label>
+                )}
+              </>
+            )}
+          </div>
+        )}
+        {filters.map((f, i) => (
+          <div class="row" data-testid={`filter-${i}`}>
+            <span class="muted" style={{ width: '40px' }}>
+              {i ? 'and' : 'filter'}
+            </span>
+            <input placeholder="path, e.g. address.city or tags[0]" value={f.path} size={22} onInput={(e) => setFilter(i, { path: val(e) })} />
+            <select value={f.op} onChange={(e) => setFilter(i, { op: val(e) as FilterOp })}>
+              {FILTER_OPS.map((o) => (
+                <option value={o}>{o}</option>
+              ))}
+            </select>
+            {operands(f.op) !== 0 && (
+              <>
+                {!f.op.startsWith('size') && f.op !== 'attribute_type' && (
+                  <select value={f.type} onChange={(e) => setFilter(i, { type: val(e) as Filter['type'] })}>
+                    <option value="S">S</option>
+                    <option value="N">N</option>
+                    <option value="BOOL">BOOL</option>
+                    <option value="NULL">NULL</option>
+                  </select>
+                )}
+                <input
+                  placeholder={f.op === 'in' ? 'a, b, c' : f.op === 'attribute_type' ? 'S, N, M, L, SS…' : 'value'}
+                  value={f.value}
+                  size={16}
+                  onInput={(e) => setFilter(i, { value: val(e) })}
+                />
+                {f.op === 'between' && <input placeholder="and" value={f.value2} size={12} onInput={(e) => setFilter(i, { value2: val(e) })} />}
+              </>
+            )}
+            <button onClick={() => setFilters(filters.filter((_, j) => j !== i))}>×</button>
+          </div>
+        ))}
+        <div class="row">
+          <button data-testid="add-filter" onClick={() => setFilters([...filters, { path: '', op: '=', type: 'S', value: '', value2: '' }])}>
+            + filter
+          </button>
+          <label>
+            Projection (comma-separated paths)
+            <input data-testid="q-projection" value={projection} size={28} onInput={(e) => setProjection(val(e))} />
+          </label>
+          {mode === 'Query' && (
+            <label>
+              Order
+              <select value={forward ? 'asc' : 'desc'} data-testid="q-order" onChange={(e) => setForward(val(e) === 'asc')}>
+                <option value="asc">ascending</option>
+                <option value="desc">descending</option>
+              </select>
+            </label>
+          )}
+          <label>
+            Limit
+            <input data-testid="q-limit" value={limit} size={5} onInput={(e) => setLimit(val(e))} />
+          </label>
+          <label class="check" title={isGsi ? 'GSIs are eventually consistent only' : ''}>
+            <input type="checkbox" checked={consistent && !isGsi} disabled={isGsi} onChange={(e) => setConsistent((e.target as HTMLInputElement).checked)} />
+            consistent read
+          </label>
+          <span class="grow" />
+          <button class="primary" data-testid="run" disabled={!built.request || busy} onClick={() => run()}>
+            Run
+          </button>
+        </div>
+        <ErrorBox error={built.error} />
+        {mode === 'Scan' && <div class="warn">A Scan reads (and pays for) every item of the {view.kind === 'table' ? 'table' : 'index'}, before any filter.</div>}
+        {mode === 'Query' && filters.some((f) => f.path.trim()) && (
+          <div class="muted" style={{ fontSize: '12px', marginTop: '6px' }}>
+            Filters apply after the read: the capacity counts every item the key condition matched (ScannedCount), not only those returned.
+          </div>
+        )}
+      </div>
+
+      {built.request && (
+        <div class="panel" data-testid="code">
+          <div class="subtabs">
+            {LANGUAGES.map((l) => (
+              <button class={lang === l.id ? 'on' : ''} data-testid={`lang-${l.id}`} onClick={() => setLang(l.id)}>
+                {l.label}
+              </button>
+            ))}
+            <span class="grow" />
+            <button onClick={() => navigator.clipboard?.writeText(generate(lang, mode, built.request!, endpoint(), built.partiql))}>Copy</button>
+          </div>
+          <pre class="code" data-testid="code-text">
+            {generate(lang, mode, built.request, endpoint(), built.partiql)}
+          </pre>
+        </div>
+      )}
+
+      <ErrorBox error={error} />
+      {page && (
+        <div class="panel" data-testid="results">
+          <div class="row" style={{ marginBottom: '10px' }}>
+            <div class="stats">
+              <div class="stat" data-testid="stat-count">
+                <b>{page.count}</b>
+                <span>Count (returned)</span>
+              </div>
+              <div class="stat" data-testid="stat-scanned">
+                <b>{page.scanned}</b>
+                <span>ScannedCount (read)</span>
+              </div>
+              <div class="stat" data-testid="stat-capacity">
+                <b>{page.capacity?.CapacityUnits ?? 0}</b>
+                <span>
+                  RCU this page
+                  {page.capacity?.Table?.CapacityUnits !== undefined && ` · table ${page.capacity.Table.CapacityUnits}`}
+                  {Object.entries({ ...page.capacity?.GlobalSecondaryIndexes, ...page.capacity?.LocalSecondaryIndexes }).map(
+                    ([k, v]) => ` · ${k} ${v.CapacityUnits}`,
+                  )}
+                </span>
+              </div>
+              <div class="stat">
+                <b>{total}</b>
+                <span>RCU over {pages.length} page{pages.length === 1 ? '' : 's'}</span>
+              </div>
+            </div>
+            <span class="grow" />
+            <div class="subtabs" style={{ margin: 0 }} data-testid="pages">
+              {pages.map((_, i) => (
+                <button class={i === shown ? 'on' : ''} onClick={() => setShown(i)}>
+                  page {i + 1}
+                </button>
+              ))}
+            </div>
+            <button data-testid="next-page" disabled={!pages[pages.length - 1]?.last || busy} onClick={() => run(pages[pages.length - 1].last)}>
+              {pages[pages.length - 1]?.last ? 'Next page' : 'No more pages'}
+            </button>
+          </div>
+          {page.last && (
+            <div class="muted mono" style={{ fontSize: '12px', marginBottom: '6px' }}>
+              LastEvaluatedKey {JSON.stringify(page.last)}
+            </div>
+          )}
+          <ItemsTable t={t} items={page.items} keyNames={[view.hash, ...(view.range ? [view.range] : [])]} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function partiqlFilter(f: Filter): string {
+  const p = partiqlPath(splitPath(f.path));
+  const v = (s: string) => partiqlValue(scalar(f.type, s));
+  switch (f.op) {
+    case 'attribute_exists':
+      return `${p} IS NOT MISSING`;
+    case 'attribute_not_exists':
+      return `${p} IS MISSING`;
+    case 'attribute_type':
+      return `attribute_type(${p}, '${f.value.trim()}')`;
+    case 'between':
+      return `${p} BETWEEN ${v(f.value)} AND ${v(f.value2)}`;
+    case 'in':
+      return `${p} IN [${f.value.split(',').map((s) => v(s.trim())).join(', ')}]`;
+    case 'begins_with':
+    case 'contains':
+      return `${f.op}(${p}, ${v(f.value)})`;
+    case 'not contains':
+      return `NOT contains(${p}, ${v(f.value)})`;
+    default:
+      if (f.op.startsWith('size ')) return `size(${p}) ${f.op.slice(5)} ${f.value.trim()}`;
+      return `${p} ${f.op} ${v(f.value)}`;
+  }
+}
