@@ -1,0 +1,238 @@
+// The console's end-to-end steps, in the order a user takes them; each depends on the ones
+// before. ctx: { page, url, state }.
+import assert from 'node:assert/strict';
+
+// Sample single-table data (an online shop): users with their orders and an address in one
+// collection; GSI1 collects orders by status, sorted by date; GSI2 finds a user by email and
+// holds profiles only (sparse). Mixed DynamoDB JSON and plain JSON lines, as the import takes both.
+export const SAMPLE = [
+  { Item: { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, email: { S: 'ada@example.com' }, GSI2PK: { S: 'EMAIL#ada@example.com' }, GSI2SK: { S: 'USER#u1' } } },
+  { PK: 'USER#u1', SK: 'ORDER#2024-01-15#001', total: 42, status: 'OPEN', GSI1PK: 'STATUS#OPEN', GSI1SK: '2024-01-15' },
+  { PK: 'USER#u1', SK: 'ORDER#2024-02-03#002', total: 17.5, status: 'SHIPPED', GSI1PK: 'STATUS#SHIPPED', GSI1SK: '2024-02-03' },
+  { PK: 'USER#u1', SK: 'ORDER#2024-03-09#003', total: 8, status: 'OPEN', GSI1PK: 'STATUS#OPEN', GSI1SK: '2024-03-09' },
+  { PK: 'USER#u1', SK: 'ADDRESS#home', city: 'Lisbon', line: { street: 'Rua Augusta', no: 12 } },
+  { Item: { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Grace' }, email: { S: 'grace@example.com' }, GSI2PK: { S: 'EMAIL#grace@example.com' }, GSI2SK: { S: 'USER#u2' } } },
+  { PK: 'USER#u2', SK: 'ORDER#2024-01-20#004', total: 99.99, status: 'OPEN', GSI1PK: 'STATUS#OPEN', GSI1SK: '2024-01-20' },
+  { PK: 'USER#u2', SK: 'ORDER#2024-04-01#005', total: 5, status: 'OPEN', GSI1PK: 'STATUS#OPEN', GSI1SK: '2024-04-01' },
+].map((x) => JSON.stringify(x)).join('\n');
+
+// A DynamoDB call from the page (the same origin the console uses).
+async function api(page, op, body) {
+  return page.evaluate(
+    async ([op, body]) => {
+      const r = await fetch('/', { method: 'POST', headers: { 'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': `DynamoDB_20120810.${op}` }, body: JSON.stringify(body) });
+      return r.json();
+    },
+    [op, body],
+  );
+}
+
+const texts = async (locator) => (await locator.allInnerTexts()).map((s) => s.trim());
+
+export const steps = [
+  {
+    name: 'console-opens',
+    async run({ page, url }) {
+      const redirect = await fetch(`${url}/console`, { redirect: 'manual' });
+      assert.equal(redirect.status, 301);
+      assert.equal(redirect.headers.get('location'), '/console/');
+      await page.goto(`${url}/console`);
+      assert.equal(new URL(page.url()).pathname, '/console/');
+      await page.getByText('No tables yet').waitFor();
+      await page.getByTestId('create-table').waitFor();
+    },
+  },
+  {
+    name: 'create-table-with-two-gsis',
+    async run({ page }) {
+      await page.getByTestId('create-table').click();
+      const dialog = page.getByTestId('create-dialog');
+      await dialog.getByTestId('new-table-name').fill('shop');
+      await dialog.getByTestId('add-gsi').click();
+      await dialog.getByTestId('add-gsi').click();
+      await dialog.locator('summary').click(); // the request preview, for the screenshot
+      await page.screenshot({ path: new URL('./artifacts/02a-create-dialog.png', import.meta.url).pathname });
+      await dialog.getByTestId('create-submit').click();
+      await dialog.waitFor({ state: 'detached' });
+      const row = page.locator('tr[data-table="shop"]');
+      await row.waitFor();
+      const text = await row.innerText();
+      for (const s of ['GSI1', 'GSI2', 'GSI1PK', 'GSI2SK', 'PK', 'SK']) assert.ok(text.includes(s), `row lacks ${s}: ${text}`);
+      const d = await api(page, 'DescribeTable', { TableName: 'shop' });
+      assert.deepEqual(d.Table.GlobalSecondaryIndexes.map((g) => g.IndexName).sort(), ['GSI1', 'GSI2']);
+    },
+  },
+  {
+    name: 'import-sample-data',
+    async run({ page }) {
+      await page.getByRole('link', { name: 'Import / Export' }).click();
+      await page.getByTestId('import-text').fill(SAMPLE);
+      await page.getByTestId('import-run').click();
+      await page.getByTestId('transfer-message').filter({ hasText: 'imported 8 items' }).waitFor();
+      const s = await api(page, 'Scan', { TableName: 'shop', Select: 'COUNT' });
+      assert.equal(s.Count, 8);
+      const ada = await api(page, 'GetItem', { TableName: 'shop', Key: { PK: { S: 'USER#u1' }, SK: { S: 'ADDRESS#home' } } });
+      assert.deepEqual(ada.Item.line, { M: { street: { S: 'Rua Augusta' }, no: { N: '12' } } });
+    },
+  },
+  {
+    name: 'collection-by-entity-with-both-gsis',
+    fullPage: true,
+    async run({ page }) {
+      await page.getByRole('link', { name: 'Collection lens' }).click();
+      await page.getByTestId('lens-pk').fill('USER#u1');
+      await page.getByTestId('lens-show').click();
+      const base = page.getByTestId('lane-table');
+      await base.locator('.card').nth(4).waitFor();
+      // The collection in sort-key order, entities from the key prefixes.
+      assert.deepEqual(await base.locator('.card').evaluateAll((cs) => cs.map((c) => c.dataset.entity)), ['ADDRESS', 'ORDER', 'ORDER', 'ORDER', 'USER']);
+      assert.deepEqual(await texts(base.locator('.card .k')), ['ADDRESS#home', 'ORDER#2024-01-15#001', 'ORDER#2024-02-03#002', 'ORDER#2024-03-09#003', 'PROFILE']);
+      assert.deepEqual(await texts(page.getByTestId('legend').locator('.ent')), ['ADDRESS', 'ORDER', 'USER']);
+      // Both GSIs beside it: orders under their status partitions in date order, the profile
+      // under its email; the rest absent (sparse).
+      const g1 = page.getByTestId('lane-GSI1');
+      const g2 = page.getByTestId('lane-GSI2');
+      assert.deepEqual(await g1.locator('[data-partition]').evaluateAll((ps) => ps.map((p) => p.dataset.partition)), ['STATUS#OPEN', 'STATUS#SHIPPED']);
+      assert.deepEqual(await texts(g1.locator('[data-partition="STATUS#OPEN"] .card .k')), ['2024-01-15', '2024-03-09']);
+      assert.equal(await g1.getByTestId('absent').locator('.card').count(), 2);
+      assert.match(await g1.locator('[data-partition="STATUS#OPEN"] .part').innerText(), /\+2 other/);
+      assert.deepEqual(await texts(g2.locator('[data-partition] .card .k')), ['USER#u1']);
+      assert.equal(await g2.getByTestId('absent').locator('.card').count(), 4);
+      assert.match(await g2.getByTestId('absent').innerText(), /missing GSI2PK and GSI2SK/);
+      // One colour per entity in every lane.
+      const colours = await page.locator('.card[data-entity="ORDER"]').evaluateAll((cs) => [...new Set(cs.map((c) => c.style.borderLeftColor))]);
+      assert.equal(colours.length, 1);
+    },
+  },
+  {
+    name: 'collection-of-an-index-partition',
+    fullPage: true,
+    async run({ page }) {
+      await page.getByTestId('lens-source').selectOption('GSI1');
+      await page.getByTestId('lens-pk').fill('STATUS#OPEN');
+      await page.getByTestId('lens-show').click();
+      const base = page.getByTestId('lane-table');
+      await base.locator('[data-partition="USER#u2"]').waitFor();
+      assert.deepEqual(await texts(page.getByTestId('lane-GSI1').locator('.card .k')), ['2024-01-15', '2024-01-20', '2024-03-09', '2024-04-01']);
+      assert.deepEqual(await base.locator('[data-partition]').evaluateAll((ps) => ps.map((p) => p.dataset.partition)), ['USER#u1', 'USER#u2']);
+    },
+  },
+  {
+    name: 'between-query-on-an-index',
+    fullPage: true,
+    async run({ page }) {
+      await page.getByRole('link', { name: 'Query & Scan' }).click();
+      await page.getByTestId('q-index').selectOption('GSI1');
+      await page.getByTestId('q-pk').fill('STATUS#OPEN');
+      await page.getByTestId('q-skop').selectOption('between');
+      await page.getByTestId('q-sk1').fill('2024-01-01');
+      await page.getByTestId('q-sk2').fill('2024-03-31');
+      await page.getByTestId('add-filter').click();
+      const f = page.getByTestId('filter-0');
+      await f.locator('input').first().fill('total');
+      await f.locator('select').first().selectOption('>');
+      await f.locator('select').nth(1).selectOption('N');
+      await f.locator('input').nth(1).fill('10');
+      await page.getByTestId('q-projection').fill('PK, SK, total, status');
+      await page.getByTestId('run').click();
+      const results = page.getByTestId('results');
+      await results.waitFor();
+      // Three orders between the dates, two of them over 10: Count 2 of ScannedCount 3.
+      assert.equal(await page.getByTestId('stat-count').locator('b').innerText(), '2');
+      assert.equal(await page.getByTestId('stat-scanned').locator('b').innerText(), '3');
+      // Three small entries summed and rounded once, eventually consistent: 0.5 RCU, on GSI1.
+      const capacity = await page.getByTestId('stat-capacity').innerText();
+      assert.match(capacity, /^0\.5\b/);
+      assert.match(capacity, /GSI1 0\.5/);
+      const rows = await texts(results.locator('tbody tr td:nth-child(4)'));
+      assert.deepEqual(rows, ['ORDER#2024-01-15#001', 'ORDER#2024-01-20#004']);
+      const code = page.getByTestId('code-text');
+      const boto3 = await code.innerText();
+      for (const s of ['client.query(', 'IndexName="GSI1"', 'KeyConditionExpression="GSI1PK = :pk AND GSI1SK BETWEEN :sk1 AND :sk2"', 'ProjectionExpression="PK, SK, #total, #status"', '"#total": "total"', 'FilterExpression="#total > :total"', 'ReturnConsumedCapacity="INDEXES"'])
+        assert.ok(boto3.includes(s), `boto3 lacks ${s}:\n${boto3}`);
+      const expect = {
+        js: ['new QueryCommand(', '"IndexName": "GSI1"', '":sk1": {'],
+        cli: ['aws dynamodb query', '--index-name GSI1', "--key-condition-expression 'GSI1PK = :pk AND GSI1SK BETWEEN :sk1 AND :sk2'", '--endpoint-url'],
+        go: ['client.Query(ctx, &dynamodb.QueryInput{', 'IndexName: aws.String("GSI1")', '&types.AttributeValueMemberS{Value: "2024-01-01"}', 'types.ReturnConsumedCapacityIndexes'],
+        java: ['QueryRequest.builder()', '.indexName("GSI1")', 'AttributeValue.fromN("10")', 'ReturnConsumedCapacity.INDEXES'],
+        partiql: ['SELECT "PK", "SK", "total", "status"', 'FROM "shop"."GSI1"', `"GSI1SK" BETWEEN '2024-01-01' AND '2024-03-31'`, '"total" > 10'],
+      };
+      for (const [lang, parts] of Object.entries(expect)) {
+        await page.getByTestId(`lang-${lang}`).click();
+        const text = await code.innerText();
+        for (const s of parts) assert.ok(text.includes(s), `${lang} lacks ${s}:\n${text}`);
+      }
+      await page.getByTestId('lang-boto3').click();
+    },
+  },
+  {
+    name: 'edit-item-size-readout',
+    async run({ page }) {
+      await page.getByTestId('results').locator('td', { hasText: 'ORDER#2024-01-15#001' }).click();
+      const editor = page.getByTestId('editor');
+      const json = editor.getByTestId('item-json');
+      await page.waitForFunction(() => document.querySelector('[data-testid=item-json]')?.value.includes('GSI1SK'));
+      const size = async () => Number((await editor.getByTestId('item-size').locator('b').innerText()).replace(/[^0-9]/g, ''));
+      const before = await size();
+      // PK 2+7, SK 2+20, total 5+2, status 6+4, GSI1PK 6+11, GSI1SK 6+10 = 81 bytes.
+      assert.equal(before, 81);
+      const item = JSON.parse(await json.inputValue());
+      item.note = { S: 'gift wrap, please' };
+      await json.fill(JSON.stringify(item, null, 2));
+      assert.equal(await size(), before + 4 + 17);
+      assert.match(await editor.getByTestId('arm-GSI1').innerText(), /update, entry 102 B\s+1 WCU/);
+      assert.match(await editor.getByTestId('arm-GSI2').innerText(), /not indexed \(no GSI2PK, GSI2SK\)\s+0 WCU/);
+      assert.equal(await editor.getByTestId('wcu-total').innerText(), '2 WCU');
+      await editor.getByTestId('mode-plain').click();
+      assert.ok((await json.inputValue()).includes('"note": "gift wrap, please"'));
+      assert.equal(await size(), before + 21);
+      await editor.getByTestId('save-item').click();
+      // The server's own charge agrees with the readout: table 1, GSI1 1.
+      assert.match(await editor.getByTestId('saved').innerText(), /saved · 2 WCU · GSI1 1/);
+      const stored = await api(page, 'GetItem', { TableName: 'shop', Key: { PK: { S: 'USER#u1' }, SK: { S: 'ORDER#2024-01-15#001' } } });
+      assert.deepEqual(stored.Item.note, { S: 'gift wrap, please' });
+      await page.screenshot({ path: new URL('./artifacts/07a-editor-saved.png', import.meta.url).pathname });
+      await editor.getByRole('button', { name: 'Close' }).click();
+    },
+  },
+  {
+    name: 'bulk-delete-two-items',
+    fullPage: true,
+    async run({ page }) {
+      await page.getByTestId('q-index').selectOption('');
+      await page.getByTestId('filter-0').getByRole('button', { name: '×' }).click();
+      await page.getByTestId('q-skop').selectOption('');
+      await page.getByTestId('q-projection').fill('');
+      await page.getByTestId('q-pk').fill('USER#u2');
+      await page.getByTestId('run').click();
+      const table = page.getByTestId('items');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=items] tbody tr').length === 3 || document.querySelector('[data-testid=stat-count] b')?.textContent === '3');
+      assert.equal(await table.locator('tbody tr').count(), 3);
+      const boxes = table.locator('tbody tr input[type=checkbox]');
+      await boxes.nth(0).check();
+      await boxes.nth(1).check();
+      await page.getByTestId('bulk-delete').click(); // the confirm() is accepted by the runner
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=items] tbody tr').length === 1);
+      const left = await api(page, 'Query', {
+        TableName: 'shop',
+        KeyConditionExpression: 'PK = :p',
+        ExpressionAttributeValues: { ':p': { S: 'USER#u2' } },
+      });
+      assert.deepEqual(left.Items.map((i) => i.SK.S), ['PROFILE']);
+    },
+  },
+  {
+    name: 'partiql-warns-on-scan',
+    async run({ page }) {
+      await page.getByRole('link', { name: 'PartiQL' }).click();
+      const editor = page.getByTestId('partiql');
+      await editor.fill(`SELECT * FROM "shop" WHERE "total" > 10`);
+      await page.getByTestId('scan-warning').waitFor();
+      assert.match(await page.getByTestId('scan-warning').innerText(), /scan the whole table shop/);
+      await editor.fill(`SELECT * FROM "shop" WHERE "PK" = 'USER#u1'`);
+      await page.getByTestId('scan-warning').waitFor({ state: 'detached' });
+      await page.getByTestId('partiql-run').click();
+      await page.getByTestId('items').locator('tbody tr').nth(4).waitFor();
+    },
+  },
+];
