@@ -2,36 +2,17 @@
 // Debian's Chromium driven headless by playwright-core, the steps a user takes in order. Each
 // step saves a screenshot under artifacts/ (git-ignored). Prints `N passed, N failed` and exits
 // non-zero when a step failed. Usage: node run.mjs [path/to/monotable] (default build/monotable).
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
 import { steps } from './steps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const binary = resolve(process.argv[2] ?? process.env.MONOTABLE_BINARY ?? join(here, '../../build/monotable'));
 const artifacts = join(here, 'artifacts');
 const TOTAL_SECONDS = Number(process.env.BROWSER_TEST_SECONDS ?? 240);
-
-function startServer() {
-  return new Promise((ok, fail) => {
-    const proc = spawn(binary, ['serve', '--in-memory', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`server did not start: ${out}`)), 15000);
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on ([^:\s]+):(\d+)/.exec(out);
-      if (m && /web console: /.test(out)) {
-        clearTimeout(timer);
-        if (/web console: absent/.test(out)) fail(new Error('this monotable was built without the console (no npm)'));
-        else ok({ proc, url: `http://127.0.0.1:${m[2]}` });
-      }
-    });
-    proc.stderr.on('data', (d) => process.stderr.write(`[server] ${d}`));
-    proc.on('exit', (code) => fail(new Error(`server exited (${code}): ${out}`)));
-  });
-}
 
 async function main() {
   rmSync(artifacts, { recursive: true, force: true });
@@ -41,7 +22,7 @@ async function main() {
     console.log('0 passed, 1 failed');
     process.exit(1);
   }, TOTAL_SECONDS * 1000);
-  const { proc, url } = await startServer();
+  const { proc, url } = await startServer(binary);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -55,7 +36,7 @@ async function main() {
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     page.on('dialog', (d) => d.accept());
-    const ctx = { page, url, state: {} };
+    const ctx = { page, url, browser, binary };
     let broken = null;
     for (const [i, step] of steps.entries()) {
       const name = `${String(i + 1).padStart(2, '0')}-${step.name}`;

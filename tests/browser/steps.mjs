@@ -1,6 +1,7 @@
 // The console's end-to-end steps, in the order a user takes them; each depends on the ones
 // before. ctx: { page, url, state }.
 import assert from 'node:assert/strict';
+import { startServer } from './server.mjs';
 
 // Sample single-table data (an online shop): users with their orders and an address in one
 // collection; GSI1 collects orders by status, sorted by date; GSI2 finds a user by email and
@@ -50,6 +51,10 @@ export const steps = [
       await dialog.getByTestId('new-table-name').fill('shop');
       await dialog.getByTestId('add-gsi').click();
       await dialog.getByTestId('add-gsi').click();
+      await dialog.getByTestId('add-lsi').click();
+      const lsi = dialog.getByTestId('index-2');
+      await lsi.locator('input').nth(0).fill('ByStatus');
+      await lsi.locator('input').nth(1).fill('status');
       await dialog.locator('summary').click(); // the request preview, for the screenshot
       await page.screenshot({ path: new URL('./artifacts/02a-create-dialog.png', import.meta.url).pathname });
       await dialog.getByTestId('create-submit').click();
@@ -57,9 +62,10 @@ export const steps = [
       const row = page.locator('tr[data-table="shop"]');
       await row.waitFor();
       const text = await row.innerText();
-      for (const s of ['GSI1', 'GSI2', 'GSI1PK', 'GSI2SK', 'PK', 'SK']) assert.ok(text.includes(s), `row lacks ${s}: ${text}`);
+      for (const s of ['GSI1', 'GSI2', 'GSI1PK', 'GSI2SK', 'PK', 'SK', 'ByStatus']) assert.ok(text.includes(s), `row lacks ${s}: ${text}`);
       const d = await api(page, 'DescribeTable', { TableName: 'shop' });
       assert.deepEqual(d.Table.GlobalSecondaryIndexes.map((g) => g.IndexName).sort(), ['GSI1', 'GSI2']);
+      assert.deepEqual(d.Table.LocalSecondaryIndexes.map((l) => [l.IndexName, l.KeySchema[1].AttributeName]), [['ByStatus', 'status']]);
     },
   },
   {
@@ -99,6 +105,10 @@ export const steps = [
       assert.deepEqual(await texts(g2.locator('[data-partition] .card .k')), ['USER#u1']);
       assert.equal(await g2.getByTestId('absent').locator('.card').count(), 4);
       assert.match(await g2.getByTestId('absent').innerText(), /missing GSI2PK and GSI2SK/);
+      // The LSI re-sorts the same partition by status; items without one are absent.
+      const lsi = page.getByTestId('lane-ByStatus');
+      assert.deepEqual(await texts(lsi.locator('[data-partition="USER#u1"] .card .k')), ['OPEN', 'OPEN', 'SHIPPED']);
+      assert.equal(await lsi.getByTestId('absent').locator('.card').count(), 2);
       // One colour per entity in every lane.
       const colours = await page.locator('.card[data-entity="ORDER"]').evaluateAll((cs) => [...new Set(cs.map((c) => c.style.borderLeftColor))]);
       assert.equal(colours.length, 1);
@@ -182,13 +192,14 @@ export const steps = [
       assert.equal(await size(), before + 4 + 17);
       assert.match(await editor.getByTestId('arm-GSI1').innerText(), /update, entry 102 B\s+1 WCU/);
       assert.match(await editor.getByTestId('arm-GSI2').innerText(), /not indexed \(no GSI2PK, GSI2SK\)\s+0 WCU/);
-      assert.equal(await editor.getByTestId('wcu-total').innerText(), '2 WCU');
+      assert.match(await editor.getByTestId('arm-ByStatus').innerText(), /update, entry 102 B\s+1 WCU/);
+      assert.equal(await editor.getByTestId('wcu-total').innerText(), '3 WCU');
       await editor.getByTestId('mode-plain').click();
       assert.ok((await json.inputValue()).includes('"note": "gift wrap, please"'));
       assert.equal(await size(), before + 21);
       await editor.getByTestId('save-item').click();
-      // The server's own charge agrees with the readout: table 1, GSI1 1.
-      assert.match(await editor.getByTestId('saved').innerText(), /saved · 2 WCU · GSI1 1/);
+      // The server's own charge agrees with the readout: table 1, GSI1 1, ByStatus 1.
+      assert.match(await editor.getByTestId('saved').innerText(), /saved · 3 WCU · GSI1 1 · ByStatus 1/);
       const stored = await api(page, 'GetItem', { TableName: 'shop', Key: { PK: { S: 'USER#u1' }, SK: { S: 'ORDER#2024-01-15#001' } } });
       assert.deepEqual(stored.Item.note, { S: 'gift wrap, please' });
       await page.screenshot({ path: new URL('./artifacts/07a-editor-saved.png', import.meta.url).pathname });
@@ -233,6 +244,39 @@ export const steps = [
       await page.getByTestId('scan-warning').waitFor({ state: 'detached' });
       await page.getByTestId('partiql-run').click();
       await page.getByTestId('items').locator('tbody tr').nth(4).waitFor();
+    },
+  },
+  {
+    name: 'signed-requests-with-a-session-key',
+    async run({ browser, binary }) {
+      // A server that checks signatures: the console asks for a key and signs with it (SigV4).
+      const { proc, url } = await startServer(binary, { MONOTABLE_CREDENTIALS: 'AKCONSOLETEST:console-secret' });
+      const page = await browser.newPage();
+      try {
+        page.on('dialog', (d) => d.accept());
+        await page.goto(`${url}/console/`);
+        await page.getByRole('alert').filter({ hasText: 'MissingAuthenticationToken' }).waitFor();
+        const dialog = page.locator('.modal', { hasText: 'Signing key' });
+        const inputs = dialog.locator('input');
+        await inputs.nth(0).fill('AKCONSOLETEST');
+        await inputs.nth(1).fill('wrong-secret');
+        await dialog.getByRole('button', { name: 'Use this key' }).click();
+        await page.getByRole('alert').filter({ hasText: 'InvalidSignature' }).waitFor();
+        await page.locator('.modal', { hasText: 'Signing key' }).locator('input').nth(1).fill('console-secret');
+        await page.locator('.modal', { hasText: 'Signing key' }).getByRole('button', { name: 'Use this key' }).click();
+        await page.getByText('No tables yet').waitFor();
+        await page.getByTestId('create-table').click();
+        await page.getByTestId('new-table-name').fill('signed');
+        await page.getByTestId('create-submit').click();
+        await page.locator('tr[data-table="signed"]').waitFor();
+        assert.match(await page.locator('header.top').innerText(), /signing as AKCONSOLETEST/);
+        const stored = await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie]);
+        assert.deepEqual(stored, [1, 0, '']);
+        await page.screenshot({ path: new URL('./artifacts/10a-signed.png', import.meta.url).pathname });
+      } finally {
+        await page.close();
+        proc.kill('SIGTERM');
+      }
     },
   },
 ];
