@@ -112,6 +112,8 @@ export const steps = [
       // One colour per entity in every lane.
       const colours = await page.locator('.card[data-entity="ORDER"]').evaluateAll((cs) => [...new Set(cs.map((c) => c.style.borderLeftColor))]);
       assert.equal(colours.length, 1);
+      // DOCS_SCREENSHOT=path: the README's picture (docs/console.png).
+      if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT, clip: { x: 0, y: 0, width: 1440, height: 750 } });
     },
   },
   {
