@@ -50,6 +50,8 @@ run_browser_tests() {
     echo "browser tests: no npm, so no console to test"
     return 1
   fi
+  echo "-- the console's own logic (vitest: sizes, expressions, import/export, PartiQL warning)"
+  (cd web && timeout 300 npm test --silent) || return 1
   command -v chromium >/dev/null || { echo "== installing: chromium"; apt_install chromium; }
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) || return 1
   timeout 420 node tests/browser/run.mjs build/monotable

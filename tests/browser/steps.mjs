@@ -235,6 +235,22 @@ export const steps = [
     },
   },
   {
+    name: 'partition-heat',
+    async run({ page }) {
+      await page.getByRole('link', { name: 'Heat' }).click();
+      const table = page.getByTestId('heat-shop');
+      await table.waitFor();
+      // The imports, reads and deletes touched the users' partitions (Scans count too), the
+      // index queries GSI1's STATUS#OPEN most.
+      const touched = async (l) => Number(/(\d+) of 256 partitions touched/.exec(await l.innerText())[1]);
+      assert.ok((await touched(table)) >= 2);
+      assert.equal(await table.locator('.heat div[title*="reads"]').count(), await touched(table));
+      const hot = await texts(table.locator('.pill.mono'));
+      assert.ok(hot.some((k) => k.startsWith('USER#u1')) && hot.some((k) => k.startsWith('USER#u2')), hot.join());
+      assert.match(await page.getByTestId('heat-GSI1').locator('.pill.mono').first().innerText(), /^STATUS#OPEN × \d+/);
+    },
+  },
+  {
     name: 'partiql-warns-on-scan',
     async run({ page }) {
       await page.getByRole('link', { name: 'PartiQL' }).click();

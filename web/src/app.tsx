@@ -10,6 +10,7 @@ import { ItemEditor } from './views/editor';
 import { TransferView } from './views/transfer';
 import { StreamView } from './views/stream';
 import { PartiqlView } from './views/partiql';
+import { HeatView } from './views/heat';
 
 interface Route {
   page: string;
@@ -29,6 +30,7 @@ const TABLE_PAGES = [
   { id: 'query', label: 'Query & Scan' },
   { id: 'transfer', label: 'Import / Export' },
   { id: 'stream', label: 'Stream' },
+  { id: 'heat', label: 'Heat' },
 ];
 
 export async function listAllTables(): Promise<TableDescription[]> {
@@ -82,6 +84,7 @@ export function App() {
   else if (route.page === 'lens') page = <LensView key={table.TableName} table={table} params={route.params} />;
   else if (route.page === 'query') page = <QueryView key={table.TableName} table={table} params={route.params} />;
   else if (route.page === 'transfer') page = <TransferView key={table.TableName} table={table} />;
+  else if (route.page === 'heat') page = <HeatView key={table.TableName} table={table} />;
   else page = <StreamView key={table.TableName} table={table} />;
 
   return (

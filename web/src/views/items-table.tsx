@@ -17,11 +17,16 @@ export function ItemsTable(props: { t: TableDescription; items: Item[]; keyNames
   const [editValue, setEditValue] = useState('');
 
   const columns = useMemo(() => {
-    const keys = [...t.KeySchema.map((k) => k.AttributeName), ...(props.keyNames ?? [])];
+    // Key attributes first (the table's, then the index's, when some item has them), then the
+    // others in first-seen order.
+    const present = new Set(items.flatMap((it) => Object.keys(it)));
+    const keys = [...new Set([...t.KeySchema.map((k) => k.AttributeName), ...(props.keyNames ?? [])])].filter(
+      (k, i) => i < t.KeySchema.length || present.has(k),
+    );
     const seen = new Set(keys);
     const rest: string[] = [];
     for (const it of items) for (const k of Object.keys(it)) if (!seen.has(k)) seen.add(k), rest.push(k);
-    return [...new Set(keys)].concat(rest.slice(0, 10));
+    return keys.concat(rest.slice(0, 16));
   }, [items, t]);
 
   const chosen = items.filter((i) => selected.has(keyId(t, i)));
