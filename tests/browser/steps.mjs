@@ -1,6 +1,7 @@
 // The console's end-to-end steps, in the order a user takes them; each depends on the ones
 // before. ctx: { page, url, state }.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startServer } from './server.mjs';
 
 // Sample single-table data (an online shop): users with their orders and an address in one
@@ -55,6 +56,8 @@ export const steps = [
       const lsi = dialog.getByTestId('index-2');
       await lsi.locator('input').nth(0).fill('ByStatus');
       await lsi.locator('input').nth(1).fill('status');
+      await dialog.getByTestId('new-stream').selectOption('NEW_AND_OLD_IMAGES');
+      await dialog.getByTestId('new-ttl').fill('expiresAt');
       await dialog.locator('summary').click(); // the request preview, for the screenshot
       await page.screenshot({ path: new URL('./artifacts/02a-create-dialog.png', import.meta.url).pathname });
       await dialog.getByTestId('create-submit').click();
@@ -66,6 +69,9 @@ export const steps = [
       const d = await api(page, 'DescribeTable', { TableName: 'shop' });
       assert.deepEqual(d.Table.GlobalSecondaryIndexes.map((g) => g.IndexName).sort(), ['GSI1', 'GSI2']);
       assert.deepEqual(d.Table.LocalSecondaryIndexes.map((l) => [l.IndexName, l.KeySchema[1].AttributeName]), [['ByStatus', 'status']]);
+      assert.equal(d.Table.StreamSpecification.StreamViewType, 'NEW_AND_OLD_IMAGES');
+      const ttl = await api(page, 'DescribeTimeToLive', { TableName: 'shop' });
+      assert.deepEqual(ttl.TimeToLiveDescription, { TimeToLiveStatus: 'ENABLED', AttributeName: 'expiresAt' });
     },
   },
   {
@@ -79,6 +85,17 @@ export const steps = [
       assert.equal(s.Count, 8);
       const ada = await api(page, 'GetItem', { TableName: 'shop', Key: { PK: { S: 'USER#u1' }, SK: { S: 'ADDRESS#home' } } });
       assert.deepEqual(ada.Item.line, { M: { street: { S: 'Rua Augusta' }, no: { N: '12' } } });
+      // Export: the same eight items back as DynamoDB JSON lines and as CSV.
+      const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+      const lines = readFileSync(await jsonl.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines.length, 8);
+      assert.ok(lines.every((l) => Object.keys(l).join() === 'Item' && l.Item.PK.S.startsWith('USER#')));
+      assert.deepEqual(lines.find((l) => l.Item.SK.S === 'ADDRESS#home').Item.line.M.no, { N: '12' });
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+      const rows = readFileSync(await csv.path(), 'utf8').trim().split('\r\n');
+      assert.equal(rows.length, 9);
+      assert.match(rows[0], /^PK:S,SK:S,/);
+      assert.ok(rows.some((r) => r.includes('"{""M"":{') && r.includes('""S"":""Rua Augusta""')), 'the map column holds DynamoDB JSON');
     },
   },
   {
@@ -86,6 +103,7 @@ export const steps = [
     fullPage: true,
     async run({ page }) {
       await page.getByRole('link', { name: 'Collection lens' }).click();
+      await page.getByRole('button', { name: 'USER#u2', exact: true }).waitFor(); // partitions sampled
       await page.getByTestId('lens-pk').fill('USER#u1');
       await page.getByTestId('lens-show').click();
       const base = page.getByTestId('lane-table');
@@ -121,8 +139,9 @@ export const steps = [
     fullPage: true,
     async run({ page }) {
       await page.getByTestId('lens-source').selectOption('GSI1');
-      await page.getByTestId('lens-pk').fill('STATUS#OPEN');
-      await page.getByTestId('lens-show').click();
+      // The index's partitions are offered as buttons once sampled.
+      await page.getByRole('button', { name: 'STATUS#SHIPPED', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'STATUS#OPEN', exact: true }).click();
       const base = page.getByTestId('lane-table');
       await base.locator('[data-partition="USER#u2"]').waitFor();
       assert.deepEqual(await texts(page.getByTestId('lane-GSI1').locator('.card .k')), ['2024-01-15', '2024-01-20', '2024-03-09', '2024-04-01']);
@@ -248,6 +267,19 @@ export const steps = [
       const hot = await texts(table.locator('.pill.mono'));
       assert.ok(hot.some((k) => k.startsWith('USER#u1')) && hot.some((k) => k.startsWith('USER#u2')), hot.join());
       assert.match(await page.getByTestId('heat-GSI1').locator('.pill.mono').first().innerText(), /^STATUS#OPEN × \d+/);
+    },
+  },
+  {
+    name: 'stream-tail',
+    async run({ page }) {
+      await page.getByRole('link', { name: 'Stream' }).click();
+      await page.getByTestId('tail').click();
+      // Every write since the table was made: 8 imports, 1 edit, 2 deletes, newest first.
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=record]').length === 11);
+      const events = await texts(page.getByTestId('record').locator('td:first-child b'));
+      assert.deepEqual(events.slice(0, 3), ['REMOVE', 'REMOVE', 'MODIFY']);
+      assert.equal(events.filter((e) => e === 'INSERT').length, 8);
+      await page.getByRole('button', { name: 'Stop' }).click();
     },
   },
   {

@@ -95,6 +95,15 @@ export function show(v: AV | undefined, max = 80): string {
   return text.length > max ? text.slice(0, max - 1) + '…' : text;
 }
 
+// The text of a key value as typed back in a form (S, N and B's base64 as they are).
+export function keyText(v: AV | undefined): string {
+  if (!v) return '';
+  if ('S' in v) return v.S;
+  if ('N' in v) return v.N;
+  if ('B' in v) return v.B;
+  return show(v, 2048);
+}
+
 // Typed value from text for a scalar key type.
 export function scalar(type: ScalarType | 'BOOL' | 'NULL', text: string): AV {
   switch (type) {

@@ -42,6 +42,10 @@ describe('CSV', () => {
     expect(csv.split('\r\n')[0]).toBe('PK:S,SK:S,n:N,ok:BOOL,tags:SS,m:M,z:NULL,b:B');
     expect(parseCsv(csv)).toEqual(items);
   });
+  it('puts the key attributes first', () => {
+    const csv = toCsv([{ a: { S: 'x' }, SK: { N: '1' }, PK: { S: 'p' } }], ['PK', 'SK']);
+    expect(csv).toBe('PK:S,SK:N,a:S\r\np,1,x\r\n');
+  });
   it('takes columns without a type as strings and skips empty cells', () => {
     expect(parseCsv('PK,count:N\nx,\ny,3\n')).toEqual([{ PK: { S: 'x' } }, { PK: { S: 'y' }, count: { N: '3' } }]);
   });

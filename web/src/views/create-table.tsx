@@ -177,7 +177,7 @@ export function CreateTable(props: { onClose: (created: boolean) => void }) {
         )}
         <label>
           Stream
-          <select value={stream} onChange={(e) => setStream(val(e))}>
+          <select value={stream} data-testid="new-stream" onChange={(e) => setStream(val(e))}>
             <option value="">off</option>
             <option>NEW_AND_OLD_IMAGES</option>
             <option>NEW_IMAGE</option>
@@ -187,7 +187,7 @@ export function CreateTable(props: { onClose: (created: boolean) => void }) {
         </label>
         <label>
           TTL attribute (empty: off)
-          <input value={ttl} size={12} onInput={(e) => setTtl(val(e))} placeholder="expiresAt" />
+          <input value={ttl} size={12} data-testid="new-ttl" onInput={(e) => setTtl(val(e))} placeholder="expiresAt" />
         </label>
       </div>
       <h3 style={{ marginTop: '14px' }}>Secondary indexes</h3>

@@ -2,11 +2,11 @@
 // sort-key order grouped and coloured by entity, and beside it every other view (base table, each
 // GSI and LSI) showing where the same items land under that view's keys, and which items are
 // absent from it (sparse indexes).
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call } from '../api';
 import { colourOf, entityOf } from '../entity';
 import type { ConsumedCapacity, Item, KeyView, TableDescription } from '../types';
-import { attributeType, compareKeys, keyId, keyOf, missingKeys, scalar, show, viewsOf } from '../values';
+import { attributeType, compareKeys, keyId, keyOf, keyText, missingKeys, scalar, show, viewsOf } from '../values';
 import { ErrorBox, useShared } from '../ui';
 
 const viewLabel = (v: KeyView) => (v.kind === 'table' ? 'Base table' : v.name);
@@ -149,7 +149,7 @@ function Lane(props: {
         const total = props.totals[`${viewId(view)}|${k}`];
         let last = '';
         return (
-          <div data-partition={show(ps[0].item[view.hash], 200)}>
+          <div data-partition={keyText(ps[0].item[view.hash])}>
             <div class="part">
               {view.hash} = <b>{show(ps[0].item[view.hash], 60)}</b>
               {total !== undefined && total > ps.length && (
@@ -202,6 +202,8 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [hl, setHl] = useState('');
+  const typed = useRef(input);
+  typed.current = input;
   const sourceView = views.find((v) => viewId(v) === source) ?? views[0];
 
   // Partition key values to pick from: a sample of the view's partitions.
@@ -214,9 +216,12 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
       Limit: 1000,
     })
       .then((out) => {
-        const seen = [...new Set(out.Items.map((i) => show(i[sourceView.hash], 2048)))].sort();
+        const seen = [...new Set(out.Items.map((i) => keyText(i[sourceView.hash])))].sort((a, b) =>
+          attributeType(t, sourceView.hash) === 'N' ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0,
+        );
         setSuggestions(seen);
-        if (!value && seen.length) {
+        // Show the first partition unless the user already picked or typed one.
+        if (!typed.current && seen.length) {
           setInput(seen[0]);
           setValue(seen[0]);
         }

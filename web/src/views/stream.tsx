@@ -77,6 +77,7 @@ export function StreamView(props: { table: TableDescription }) {
         {running && <span class="muted">polling every second…</span>}
       </div>
       <ErrorBox error={error} />
+      <div style={{ overflowX: 'auto' }}>
       <table class="grid">
         <thead>
           <tr>
@@ -89,7 +90,7 @@ export function StreamView(props: { table: TableDescription }) {
         </thead>
         <tbody>
           {records.map((r) => (
-            <tr>
+            <tr data-testid="record">
               <td>
                 <b class={r.eventName === 'REMOVE' ? '' : 'ok'}>{r.eventName}</b>
                 <div class="muted mono" style={{ fontSize: '11px' }}>
@@ -97,13 +98,18 @@ export function StreamView(props: { table: TableDescription }) {
                 </div>
               </td>
               <td class="mono">{Object.entries(r.dynamodb.Keys).map(([k, v]) => `${k}=${show(v, 40)} `)}</td>
-              <td class="mono">{r.dynamodb.NewImage ? show({ M: r.dynamodb.NewImage }, 120) : ''}</td>
-              <td class="mono">{r.dynamodb.OldImage ? show({ M: r.dynamodb.OldImage }, 120) : ''}</td>
+              <td class="mono clip" title={r.dynamodb.NewImage ? show({ M: r.dynamodb.NewImage }, 4000) : ''}>
+                {r.dynamodb.NewImage ? show({ M: r.dynamodb.NewImage }, 400) : ''}
+              </td>
+              <td class="mono clip" title={r.dynamodb.OldImage ? show({ M: r.dynamodb.OldImage }, 4000) : ''}>
+                {r.dynamodb.OldImage ? show({ M: r.dynamodb.OldImage }, 400) : ''}
+              </td>
               <td class="muted">{r.userIdentity ? 'TTL' : ''}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      </div>
       {!records.length && <p class="muted">{running ? 'No records yet.' : 'Press Tail to follow the stream.'}</p>}
     </div>
   );

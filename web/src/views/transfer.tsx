@@ -82,8 +82,14 @@ export function parseCsv(text: string): Item[] {
   });
 }
 
-export function toCsv(items: Item[]): string {
+// Columns: the given key attributes first, then every other in first-seen order; a column's
+// type is its first value's.
+export function toCsv(items: Item[], keyNames: string[] = []): string {
   const types = new Map<string, string>();
+  for (const k of keyNames) {
+    const v = items.find((it) => it[k])?.[k];
+    if (v) types.set(k, typeOf(v));
+  }
   for (const it of items) for (const [k, v] of Object.entries(it)) if (!types.has(k)) types.set(k, typeOf(v));
   const cols = [...types];
   const cell = (v: AV | undefined, type: string): string => {
@@ -151,7 +157,7 @@ export function TransferView(props: { table: TableDescription }) {
         start = out.LastEvaluatedKey;
         setProgress({ done: items.length, total: Math.max(total, items.length) });
       } while (start);
-      if (kind === 'csv') download(`${t.TableName}.csv`, toCsv(items), 'text/csv');
+      if (kind === 'csv') download(`${t.TableName}.csv`, toCsv(items, t.KeySchema.map((k) => k.AttributeName)), 'text/csv');
       else download(`${t.TableName}.jsonl`, items.map((Item) => JSON.stringify({ Item })).join('\n') + '\n', 'application/x-ndjson');
       setMessage(`exported ${items.length} items`);
     } catch (e) {
