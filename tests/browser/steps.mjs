@@ -1,6 +1,7 @@
 // The console's end-to-end steps, in the order a user takes them; each depends on the ones
 // before. ctx: { page, url, state }.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { startServer } from './server.mjs';
 
@@ -188,11 +189,20 @@ export const steps = [
         java: ['QueryRequest.builder()', '.indexName("GSI1")', 'AttributeValue.fromN("10")', 'ReturnConsumedCapacity.INDEXES'],
         partiql: ['SELECT "PK", "SK", "total", "status"', 'FROM "shop"."GSI1"', `"GSI1SK" BETWEEN '2024-01-01' AND '2024-03-31'`, '"total" > 10'],
       };
+      const generated = { boto3 };
       for (const [lang, parts] of Object.entries(expect)) {
         await page.getByTestId(`lang-${lang}`).click();
         const text = await code.innerText();
         for (const s of parts) assert.ok(text.includes(s), `${lang} lacks ${s}:\n${text}`);
+        generated[lang] = text;
       }
+      // The Python and the shell code run as written against the server and get the same page.
+      const env = { ...process.env, AWS_ACCESS_KEY_ID: 'console', AWS_SECRET_ACCESS_KEY: 'test', AWS_DEFAULT_REGION: 'us-east-1', AWS_PAGER: '' };
+      const python = execFileSync('/usr/bin/python3', ['-c', generated.boto3], { env, encoding: 'utf8', timeout: 30000 });
+      assert.match(python.split('\n')[0], /^2 3 \{/);
+      const cli = JSON.parse(execFileSync('bash', ['-c', generated.cli.trim() + ' --output json'], { env, encoding: 'utf8', timeout: 30000 }));
+      assert.deepEqual([cli.Count, cli.ScannedCount, cli.ConsumedCapacity.CapacityUnits], [2, 3, 0.5]);
+      assert.deepEqual(cli.Items.map((i) => i.SK.S), ['ORDER#2024-01-15#001', 'ORDER#2024-01-20#004']);
       await page.getByTestId('lang-boto3').click();
     },
   },
@@ -228,13 +238,48 @@ export const steps = [
     },
   },
   {
-    name: 'bulk-delete-two-items',
+    name: 'limit-and-pages',
     fullPage: true,
     async run({ page }) {
       await page.getByTestId('q-index').selectOption('');
       await page.getByTestId('filter-0').getByRole('button', { name: '×' }).click();
       await page.getByTestId('q-skop').selectOption('');
       await page.getByTestId('q-projection').fill('');
+      await page.getByTestId('q-pk').fill('USER#u1');
+      await page.getByTestId('q-limit').fill('2');
+      await page.getByTestId('q-order').selectOption('desc');
+      const sks = () => texts(page.getByTestId('items').locator('tbody tr td:nth-child(4)'));
+      const waitRows = (first) =>
+        page.waitForFunction((f) => document.querySelector('[data-testid=items] tbody tr td:nth-child(4)')?.textContent === f, first);
+      await page.getByTestId('run').click();
+      await waitRows('PROFILE');
+      assert.deepEqual(await sks(), ['PROFILE', 'ORDER#2024-03-09#003']);
+      assert.match(await page.getByTestId('results').innerText(), /LastEvaluatedKey \{"PK":\{"S":"USER#u1"\},"SK":\{"S":"ORDER#2024-03-09#003"\}\}/);
+      await page.getByTestId('next-page').click();
+      await waitRows('ORDER#2024-02-03#002');
+      assert.deepEqual(await sks(), ['ORDER#2024-02-03#002', 'ORDER#2024-01-15#001']);
+      await page.getByTestId('next-page').click();
+      await waitRows('ADDRESS#home');
+      assert.deepEqual(await sks(), ['ADDRESS#home']);
+      assert.equal(await page.getByTestId('next-page').innerText(), 'No more pages');
+      assert.deepEqual(await texts(page.getByTestId('pages').locator('button')), ['page 1', 'page 2', 'page 3']);
+      assert.match(await page.getByTestId('results').innerText(), /1\.5\s+RCU over 3 pages/);
+      // Back to the first page, as kept.
+      await page.getByTestId('pages').getByRole('button', { name: 'page 1' }).click();
+      await waitRows('PROFILE');
+      await page.getByTestId('lang-cli').click();
+      assert.match(await page.getByTestId('code-text').innerText(), /--no-scan-index-forward[\s\S]*--no-paginate[\s\S]*--cli-input-json '\{"Limit":2\}'/);
+      await page.getByTestId('lang-boto3').click();
+      assert.equal(await page.getByTestId('stale').count(), 0);
+      await page.getByTestId('q-limit').fill('');
+      await page.getByTestId('q-order').selectOption('asc');
+      await page.getByTestId('stale').waitFor();
+    },
+  },
+  {
+    name: 'bulk-delete-two-items',
+    fullPage: true,
+    async run({ page }) {
       await page.getByTestId('q-pk').fill('USER#u2');
       await page.getByTestId('run').click();
       const table = page.getByTestId('items');

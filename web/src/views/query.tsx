@@ -46,6 +46,7 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
   const [shown, setShown] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [ran, setRan] = useState('');  // the request (as JSON) the pages were read with
   const view = views.find((v) => (v.kind === 'table' ? '' : v.name) === index) ?? views[0];
   const isGsi = view.kind === 'GSI';
 
@@ -109,6 +110,7 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
       });
       const page = { items: out.Items ?? [], count: out.Count, scanned: out.ScannedCount, capacity: out.ConsumedCapacity, last: out.LastEvaluatedKey };
       const next = start ? [...pages, page] : [page];
+      if (!start) setRan(JSON.stringify(built.request));
       setPages(next);
       setShown(next.length - 1);
     } catch (e) {
@@ -313,6 +315,11 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
               {pages[pages.length - 1]?.last ? 'Next page' : 'No more pages'}
             </button>
           </div>
+          {ran !== JSON.stringify(built.request) && (
+            <div class="warn" data-testid="stale">
+              The request changed since these pages were read: Run reads them again.
+            </div>
+          )}
           {page.last && (
             <div class="muted mono" style={{ fontSize: '12px', marginBottom: '6px' }}>
               LastEvaluatedKey {JSON.stringify(page.last)}
