@@ -205,8 +205,11 @@ HttpResponse Service::Handle(HttpRequestView& request) {
 HttpResponse Service::Console(const HttpRequestView& request) {
   console::Request console_request{request.method, request.url, {}, {}};
   for (const auto& [name, value] : request.headers) {
-    if (name.size() == 15 && strncasecmp(name.data(), "Accept-Encoding", 15) == 0) console_request.accept_encoding = value;
-    if (name.size() == 13 && strncasecmp(name.data(), "If-None-Match", 13) == 0) console_request.if_none_match = value;
+    if (name.size() == 15 && strncasecmp(name.data(), "Accept-Encoding", 15) == 0) {
+      console_request.accept_encoding = value;
+    } else if (name.size() == 13 && strncasecmp(name.data(), "If-None-Match", 13) == 0) {
+      console_request.if_none_match = value;
+    }
   }
   console::Response served = console::Serve(console_request);
   HttpResponse response;

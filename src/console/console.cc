@@ -98,7 +98,8 @@ bool AcceptsGzip(std::string_view accept_encoding) {
       bool refused = false;
       if (semi != std::string_view::npos) {
         std::string_view params = Trim(entry.substr(semi + 1));
-        if (params.size() >= 2 && (params[0] == 'q' || params[0] == 'Q') && params.find('=') != std::string_view::npos) {
+        if (params.size() >= 2 && (params[0] == 'q' || params[0] == 'Q') &&
+            params.find('=') != std::string_view::npos) {
           std::string_view q = Trim(params.substr(params.find('=') + 1));
           refused = !q.empty() && q.find_first_not_of("0.") == std::string_view::npos;  // q=0, q=0.0, q=0.000
         }
@@ -150,8 +151,8 @@ Response Serve(const Request& request) {
   Response out;
   const std::string etag = ETagOf(*asset, gzip);
   out.headers.emplace_back("Content-Type", std::string(ContentType(file)));
-  out.headers.emplace_back("Cache-Control", file.substr(0, 7) == "assets/" ? "public, max-age=31536000, immutable"
-                                                                          : "no-cache");
+  out.headers.emplace_back("Cache-Control",
+                           file.substr(0, 7) == "assets/" ? "public, max-age=31536000, immutable" : "no-cache");
   out.headers.emplace_back("ETag", etag);
   out.headers.emplace_back("Vary", "Accept-Encoding");
   out.headers.emplace_back("X-Content-Type-Options", "nosniff");
@@ -173,8 +174,9 @@ Response Serve(const Request& request) {
     std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
         libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
     size_t written = 0;
-    if (!inflater || libdeflate_gzip_decompress(inflater.get(), asset->gzip.data(), asset->gzip.size(),
-                                                out.body.data(), out.body.size(), &written) != LIBDEFLATE_SUCCESS ||
+    if (!inflater ||
+        libdeflate_gzip_decompress(inflater.get(), asset->gzip.data(), asset->gzip.size(), out.body.data(),
+                                   out.body.size(), &written) != LIBDEFLATE_SUCCESS ||
         written != asset->size) {
       return Text(500, "console asset damaged\n", "text/plain; charset=utf-8");
     }

@@ -29,7 +29,7 @@ struct Response {
 
 struct Request {
   std::string_view method;
-  std::string_view url;     // path and query string
+  std::string_view url;  // path and query string
   std::string_view accept_encoding;
   std::string_view if_none_match;
 };
