@@ -161,10 +161,10 @@ export const steps = [
       await page.getByTestId('q-sk2').fill('2024-03-31');
       await page.getByTestId('add-filter').click();
       const f = page.getByTestId('filter-0');
-      await f.locator('input').first().fill('total');
+      await f.locator('input[placeholder^="path"]').fill('total');
       await f.locator('select').first().selectOption('>');
       await f.locator('select').nth(1).selectOption('N');
-      await f.locator('input').nth(1).fill('10');
+      await f.locator('input[placeholder="value"]').fill('10');
       await page.getByTestId('q-projection').fill('PK, SK, total, status');
       await page.getByTestId('run').click();
       const results = page.getByTestId('results');
@@ -274,6 +274,34 @@ export const steps = [
       await page.getByTestId('q-limit').fill('');
       await page.getByTestId('q-order').selectOption('asc');
       await page.getByTestId('stale').waitFor();
+    },
+  },
+  {
+    name: 'scan-with-or-not-filter-count-only',
+    async run({ page }) {
+      await page.getByTestId('mode-Scan').click();
+      await page.getByTestId('add-filter').click();
+      await page.getByTestId('add-filter').click();
+      const f0 = page.getByTestId('filter-0'), f1 = page.getByTestId('filter-1');
+      await f0.locator('input[placeholder^="path"]').fill('status');
+      await f0.locator('input[placeholder="value"]').fill('SHIPPED');
+      await f1.getByTestId('combine').selectOption('OR');
+      await f1.locator('input[type=checkbox]').check();
+      await f1.locator('input[placeholder^="path"]').fill('GSI1PK');
+      await f1.locator('select').nth(1).selectOption('attribute_exists');
+      await page.getByTestId('q-count').check();
+      const code = await page.getByTestId('code-text').innerText();
+      assert.ok(code.includes('FilterExpression="(#status = :status) OR (NOT (attribute_exists(GSI1PK)))"'), code);
+      assert.ok(code.includes('Select="COUNT"'), code);
+      await page.getByTestId('run').click();
+      // The shipped order, the address and both profiles (no GSI1PK) of the 8 items read.
+      await page.waitForFunction(() => document.querySelector('[data-testid=stat-scanned] b')?.textContent === '8');
+      assert.equal(await page.getByTestId('stat-count').locator('b').innerText(), '4');
+      assert.equal(await page.getByTestId('items').locator('tbody tr').count(), 0);
+      await page.getByTestId('q-count').uncheck();
+      await f1.getByRole('button', { name: '×' }).click();
+      await f0.getByRole('button', { name: '×' }).click();
+      await page.getByTestId('mode-Query').click();
     },
   },
   {

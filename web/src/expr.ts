@@ -86,6 +86,7 @@ export interface Filter {
   type: 'S' | 'N' | 'BOOL' | 'NULL';
   value: string;
   value2: string;
+  not?: boolean;
 }
 
 export function filterCondition(w: ExpressionWriter, f: Filter, typed: (text: string) => AV): string {

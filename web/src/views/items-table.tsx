@@ -105,7 +105,8 @@ export function ItemsTable(props: { t: TableDescription; items: Item[]; keyNames
         {progress && <Progress {...progress} />}
       </div>
       <ErrorBox error={error} />
-      <div style={{ overflow: 'auto', maxHeight: '520px' }}>
+      {items.length === 0 && <p class="muted">No items on this page.</p>}
+      <div style={{ overflow: 'auto', maxHeight: '520px', display: items.length ? undefined : 'none' }}>
         <table class="grid" data-testid="items">
           <thead>
             <tr>

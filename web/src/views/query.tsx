@@ -3,12 +3,13 @@
 // page by page with Count, ScannedCount and consumed capacity.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { call, endpoint } from '../api';
-import { generate, LANGUAGES, partiqlName, partiqlPath, partiqlValue } from '../codegen';
-import type { Language, Request } from '../codegen';
-import { ExpressionWriter, FILTER_OPS, filterCondition, KEY_OPS, keyCondition, operands, splitPath } from '../expr';
+import { generate, LANGUAGES } from '../codegen';
+import type { Language } from '../codegen';
+import { FILTER_OPS, KEY_OPS, operands } from '../expr';
 import type { Filter, FilterOp, KeyOp } from '../expr';
-import type { AV, ConsumedCapacity, Item, TableDescription } from '../types';
-import { attributeType, scalar, viewsOf } from '../values';
+import { buildRequest } from '../query-build';
+import type { ConsumedCapacity, Item, TableDescription } from '../types';
+import { attributeType, viewsOf } from '../values';
 import { ErrorBox, useShared } from '../ui';
 import { ItemsTable } from './items-table';
 
@@ -22,10 +23,6 @@ interface Page {
 
 const val = (e: Event) => (e.target as HTMLInputElement).value;
 
-function typed(f: Filter) {
-  return (text: string): AV => scalar(f.type, text);
-}
-
 export function QueryView(props: { table: TableDescription; params: URLSearchParams }) {
   const t = props.table;
   const views = viewsOf(t);
@@ -38,6 +35,8 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
   const [sk2, setSk2] = useState('');
   const [filters, setFilters] = useState<Filter[]>([]);
   const [projection, setProjection] = useState('');
+  const [combine, setCombine] = useState<'AND' | 'OR'>('AND');
+  const [count, setCount] = useState(false);
   const [forward, setForward] = useState(true);
   const [limit, setLimit] = useState('');
   const [consistent, setConsistent] = useState(false);
@@ -52,52 +51,11 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
 
   const built = useMemo(() => {
     try {
-      const w = new ExpressionWriter();
-      const r: Request = { TableName: t.TableName };
-      if (view.kind !== 'table') r.IndexName = view.name;
-      const where: string[] = [];
-      const keyParts: string[] = [];
-      if (mode === 'Query') {
-        if (!pk) throw new Error(`Query needs a value for the partition key ${view.hash}`);
-        const pkValue = scalar(attributeType(t, view.hash), pk);
-        keyParts.push(keyCondition(w, view.hash, '=', pkValue, undefined, 'pk'));
-        where.push(`${partiqlName(view.hash)} = ${partiqlValue(pkValue)}`);
-        if (skOp && view.range) {
-          const st = attributeType(t, view.range);
-          const a = scalar(st, sk1), b = scalar(st, sk2);
-          keyParts.push(keyCondition(w, view.range, skOp, a, b, 'sk'));
-          const n = partiqlName(view.range);
-          where.push(
-            skOp === 'between' ? `${n} BETWEEN ${partiqlValue(a)} AND ${partiqlValue(b)}` : skOp === 'begins_with' ? `begins_with(${n}, ${partiqlValue(a)})` : `${n} ${skOp} ${partiqlValue(a)}`,
-          );
-        }
-        r.KeyConditionExpression = keyParts.join(' AND ');
-      }
-      const fparts = filters.filter((f) => f.path.trim()).map((f) => filterCondition(w, f, typed(f)));
-      for (const f of filters.filter((x) => x.path.trim())) where.push(partiqlFilter(f));
-      if (fparts.length) r.FilterExpression = fparts.join(' AND ');
-      const proj = projection.split(',').map((s) => s.trim()).filter(Boolean);
-      if (proj.length) r.ProjectionExpression = proj.map((p) => w.path(p)).join(', ');
-      if (Object.keys(w.names).length) r.ExpressionAttributeNames = w.names;
-      if (Object.keys(w.values).length) r.ExpressionAttributeValues = w.values;
-      if (mode === 'Query' && !forward) r.ScanIndexForward = false;
-      if (limit.trim()) {
-        const n = Number(limit);
-        if (!Number.isInteger(n) || n < 1) throw new Error('Limit is a whole number of at least 1');
-        r.Limit = n;
-      }
-      if (consistent && !isGsi) r.ConsistentRead = true;
-      r.ReturnConsumedCapacity = 'INDEXES';
-      const from = view.kind === 'table' ? partiqlName(t.TableName) : `${partiqlName(t.TableName)}.${partiqlName(view.name)}`;
-      let partiql = `SELECT ${proj.length ? proj.map((p) => partiqlPath(splitPath(p))).join(', ') : '*'}\nFROM ${from}`;
-      if (where.length) partiql += `\nWHERE ${where.join('\n  AND ')}`;
-      if (mode === 'Query' && !forward && view.range) partiql += `\nORDER BY ${partiqlName(view.range)} DESC`;
-      if (mode === 'Scan' || !pk) partiql = `-- no partition key equality: this statement scans\n${partiql}`;
-      return { request: r, partiql, error: null };
+      return { ...buildRequest(t, { mode, view, pk, skOp, sk1, sk2, filters, combine, projection, count, forward, limit, consistent }), error: null };
     } catch (e) {
       return { request: null, partiql: '', error: e };
     }
-  }, [t, view, mode, pk, skOp, sk1, sk2, filters, projection, forward, limit, consistent]);
+  }, [t, view, mode, pk, skOp, sk1, sk2, filters, combine, projection, count, forward, limit, consistent]);
 
   async function run(start?: Item) {
     if (!built.request) return;
@@ -188,9 +146,24 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
         )}
         {filters.map((f, i) => (
           <div class="row" data-testid={`filter-${i}`}>
-            <span class="muted" style={{ width: '40px' }}>
-              {i ? 'and' : 'filter'}
-            </span>
+            {i === 0 ? (
+              <span class="muted" style={{ width: '58px' }}>
+                filter
+              </span>
+            ) : i === 1 ? (
+              <select style={{ width: '58px' }} data-testid="combine" value={combine} onChange={(e) => setCombine(val(e) as 'AND' | 'OR')}>
+                <option value="AND">and</option>
+                <option value="OR">or</option>
+              </select>
+            ) : (
+              <span class="muted" style={{ width: '58px' }}>
+                {combine.toLowerCase()}
+              </span>
+            )}
+            <label class="check" title="negate this condition">
+              <input type="checkbox" checked={!!f.not} onChange={(e) => setFilter(i, { not: (e.target as HTMLInputElement).checked })} />
+              not
+            </label>
             <input placeholder="path, e.g. address.city or tags[0]" value={f.path} size={22} onInput={(e) => setFilter(i, { path: val(e) })} />
             <select value={f.op} onChange={(e) => setFilter(i, { op: val(e) as FilterOp })}>
               {FILTER_OPS.map((o) => (
@@ -225,7 +198,11 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
           </button>
           <label>
             Projection (comma-separated paths)
-            <input data-testid="q-projection" value={projection} size={28} onInput={(e) => setProjection(val(e))} />
+            <input data-testid="q-projection" value={projection} size={28} disabled={count} onInput={(e) => setProjection(val(e))} />
+          </label>
+          <label class="check" title="Select: COUNT (the items are read and paid for, not returned)">
+            <input type="checkbox" data-testid="q-count" checked={count} onChange={(e) => setCount((e.target as HTMLInputElement).checked)} />
+            count only
           </label>
           {mode === 'Query' && (
             <label>
@@ -330,29 +307,4 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
       )}
     </div>
   );
-}
-
-function partiqlFilter(f: Filter): string {
-  const p = partiqlPath(splitPath(f.path));
-  const v = (s: string) => partiqlValue(scalar(f.type, s));
-  switch (f.op) {
-    case 'attribute_exists':
-      return `${p} IS NOT MISSING`;
-    case 'attribute_not_exists':
-      return `${p} IS MISSING`;
-    case 'attribute_type':
-      return `attribute_type(${p}, '${f.value.trim()}')`;
-    case 'between':
-      return `${p} BETWEEN ${v(f.value)} AND ${v(f.value2)}`;
-    case 'in':
-      return `${p} IN [${f.value.split(',').map((s) => v(s.trim())).join(', ')}]`;
-    case 'begins_with':
-    case 'contains':
-      return `${f.op}(${p}, ${v(f.value)})`;
-    case 'not contains':
-      return `NOT contains(${p}, ${v(f.value)})`;
-    default:
-      if (f.op.startsWith('size ')) return `size(${p}) ${f.op.slice(5)} ${f.value.trim()}`;
-      return `${p} ${f.op} ${v(f.value)}`;
-  }
 }
