@@ -12,6 +12,12 @@ import { ErrorBox, useShared } from '../ui';
 const viewLabel = (v: KeyView) => (v.kind === 'table' ? 'Base table' : v.name);
 const viewId = (v: KeyView) => (v.kind === 'table' ? '' : v.name);
 
+// Items of a partition the collection lands in; `more`: only its first page (1 MB) was counted.
+interface Totals {
+  count: number;
+  more: boolean;
+}
+
 interface Placed {
   item: Item;
   entity: string;
@@ -103,7 +109,7 @@ function Lane(props: {
   source: boolean;
   hl: string;
   setHl: (id: string) => void;
-  totals: Record<string, number>;
+  totals: Record<string, Totals>;
 }) {
   const { t, view } = props;
   const present: Placed[] = [];
@@ -152,8 +158,12 @@ function Lane(props: {
           <div data-partition={keyText(ps[0].item[view.hash])}>
             <div class="part">
               {view.hash} = <b>{show(ps[0].item[view.hash], 60)}</b>
-              {total !== undefined && total > ps.length && (
-                <span title="items of this partition outside the collection"> · +{total - ps.length} other</span>
+              {total && (total.count > ps.length || total.more) && (
+                <span title="items of this partition outside the collection">
+                  {' '}
+                  · +{total.count - ps.length}
+                  {total.more ? ' or more' : ''} other
+                </span>
               )}
             </div>
             {ps.map((p) => {
@@ -198,7 +208,7 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
   const [input, setInput] = useState(props.params.get('pk') ?? '');
   const [items, setItems] = useState<Item[] | null>(null);
   const [info, setInfo] = useState<{ capacity: number; truncated: boolean } | null>(null);
-  const [totals, setTotals] = useState<Record<string, number>>({});
+  const [totals, setTotals] = useState<Record<string, Totals>>({});
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [hl, setHl] = useState('');
@@ -256,10 +266,10 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
             }
           }
         }
-        const counts: Record<string, number> = {};
+        const counts: Record<string, Totals> = {};
         await Promise.all(
           wanted.map(async ([v, pk]) => {
-            const out = await call<{ Count: number }>('Query', {
+            const out = await call<{ Count: number; LastEvaluatedKey?: Item }>('Query', {
               TableName: t.TableName,
               ...(v.kind === 'table' ? {} : { IndexName: v.name }),
               KeyConditionExpression: '#pk = :pk',
@@ -267,7 +277,8 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
               ExpressionAttributeValues: { ':pk': pk },
               Select: 'COUNT',
             });
-            counts[`${viewId(v)}|${JSON.stringify(pk)}`] = out.Count;
+            // One page (1 MB) of the partition counted: more pages make the count a lower bound.
+            counts[`${viewId(v)}|${JSON.stringify(pk)}`] = { count: out.Count, more: !!out.LastEvaluatedKey };
           }),
         );
         if (live) setTotals(counts);
