@@ -66,7 +66,7 @@ export const steps = [
       const row = page.locator('tr[data-table="shop"]');
       await row.waitFor();
       const text = await row.innerText();
-      for (const s of ['GSI1', 'GSI2', 'GSI1PK', 'GSI2SK', 'PK', 'SK', 'ByStatus']) assert.ok(text.includes(s), `row lacks ${s}: ${text}`);
+      for (const s of ['GSI1', 'GSI2', 'GSI1PK', 'GSI2SK', 'PK', 'SK', 'ByStatus', 'NEW_AND_OLD_IMAGES', 'TTL on expiresAt']) assert.ok(text.includes(s), `row lacks ${s}: ${text}`);
       const d = await api(page, 'DescribeTable', { TableName: 'shop' });
       assert.deepEqual(d.Table.GlobalSecondaryIndexes.map((g) => g.IndexName).sort(), ['GSI1', 'GSI2']);
       assert.deepEqual(d.Table.LocalSecondaryIndexes.map((l) => [l.IndexName, l.KeySchema[1].AttributeName]), [['ByStatus', 'status']]);

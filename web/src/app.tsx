@@ -41,7 +41,16 @@ export async function listAllTables(): Promise<TableDescription[]> {
     names.push(...out.TableNames);
     start = out.LastEvaluatedTableName;
   } while (start);
-  return Promise.all(names.map(async (n) => (await call<{ Table: TableDescription }>('DescribeTable', { TableName: n })).Table));
+  return Promise.all(
+    names.map(async (n) => {
+      const [d, ttl] = await Promise.all([
+        call<{ Table: TableDescription }>('DescribeTable', { TableName: n }),
+        call<{ TimeToLiveDescription?: { TimeToLiveStatus: string; AttributeName?: string } }>('DescribeTimeToLive', { TableName: n }).catch(() => null),
+      ]);
+      const t = ttl?.TimeToLiveDescription;
+      return { ...d.Table, ttl: t?.TimeToLiveStatus === 'ENABLED' ? t.AttributeName : undefined };
+    }),
+  );
 }
 
 export function App() {

@@ -49,6 +49,7 @@ export interface TableDescription {
   LatestStreamArn?: string;
   TableArn?: string;
   CreationDateTime?: number;
+  ttl?: string; // the console's: the TTL attribute when TTL is enabled (DescribeTimeToLive)
 }
 
 export interface ConsumedCapacity {

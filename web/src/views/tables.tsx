@@ -83,7 +83,7 @@ export function TablesView() {
                 <th>Items</th>
                 <th>Size</th>
                 <th>Capacity</th>
-                <th>Stream</th>
+                <th>Stream / TTL</th>
                 <th />
               </tr>
             </thead>
@@ -109,7 +109,10 @@ export function TablesView() {
                       ? 'on demand'
                       : `${t.ProvisionedThroughput?.ReadCapacityUnits ?? 0} RCU / ${t.ProvisionedThroughput?.WriteCapacityUnits ?? 0} WCU`}
                   </td>
-                  <td>{t.StreamSpecification?.StreamEnabled ? t.StreamSpecification.StreamViewType : <span class="muted">off</span>}</td>
+                  <td>
+                    {t.StreamSpecification?.StreamEnabled ? t.StreamSpecification.StreamViewType : <span class="muted">no stream</span>}
+                    <div class={t.ttl ? '' : 'muted'}>{t.ttl ? `TTL on ${t.ttl}` : 'no TTL'}</div>
+                  </td>
                   <td style={{ whiteSpace: 'nowrap' }}>
                     <a href={`#/query/${encodeURIComponent(t.TableName)}`}>query</a>{' '}
                     <button class="link" onClick={() => describe(t.TableName)}>
