@@ -159,7 +159,7 @@ Response Serve(const Request& request) {
   if (file == "index.html") {
     // The page loads only its own files and talks only to this server.
     out.headers.emplace_back("Content-Security-Policy",
-                             "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                             "default-src 'self'; img-src 'self' data:; "
                              "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'");
   }
   if (!request.if_none_match.empty() && Matches(request.if_none_match, etag)) {

@@ -81,7 +81,12 @@ export async function call<T = any>(op: string, body: object, prefix = 'DynamoDB
   };
   const started = performance.now();
   const s = currentSigner();
-  const response = s ? await s.fetch(endpoint(), init) : await fetch(endpoint(), init);
+  let response: Response;
+  try {
+    response = s ? await s.fetch(endpoint(), init) : await fetch(endpoint(), init);
+  } catch (e) {
+    throw new DynamoError('ConsoleError', `cannot reach the server at ${endpoint()} (${(e as Error).message}); is monotable still running?`, 0);
+  }
   const text = await response.text();
   activity.push({ op, ms: performance.now() - started, ok: response.ok });
   if (activity.length > 200) activity.shift();
