@@ -2,7 +2,9 @@
 // before. ctx: { page, url, state }.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer } from './server.mjs';
 
 // Sample single-table data (an online shop): users with their orders and an address in one
@@ -200,6 +202,10 @@ export const steps = [
       const env = { ...process.env, AWS_ACCESS_KEY_ID: 'console', AWS_SECRET_ACCESS_KEY: 'test', AWS_DEFAULT_REGION: 'us-east-1', AWS_PAGER: '' };
       const python = execFileSync('/usr/bin/python3', ['-c', generated.boto3], { env, encoding: 'utf8', timeout: 30000 });
       assert.match(python.split('\n')[0], /^2 3 \{/);
+      // The JavaScript is at least valid syntax for Node (no SDK here to run it with).
+      const js = join(mkdtempSync(join(tmpdir(), 'console-js-')), 'query.mjs');
+      writeFileSync(js, generated.js);
+      execFileSync(process.execPath, ['--check', js]);
       const cli = JSON.parse(execFileSync('bash', ['-c', generated.cli.trim() + ' --output json'], { env, encoding: 'utf8', timeout: 30000 }));
       assert.deepEqual([cli.Count, cli.ScannedCount, cli.ConsumedCapacity.CapacityUnits], [2, 3, 0.5]);
       assert.deepEqual(cli.Items.map((i) => i.SK.S), ['ORDER#2024-01-15#001', 'ORDER#2024-01-20#004']);
@@ -316,6 +322,17 @@ export const steps = [
       const boxes = table.locator('tbody tr input[type=checkbox]');
       await boxes.nth(0).check();
       await boxes.nth(1).check();
+      // Bulk edit first: one attribute set on both selected items.
+      await page.getByPlaceholder('attribute').fill('archived');
+      await page.getByPlaceholder(/JSON value/).fill('true');
+      await page.getByRole('button', { name: 'Update selected' }).click();
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=items] th')].some((th) => th.textContent === 'archived'));
+      const edited = await api(page, 'Query', { TableName: 'shop', KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': { S: 'USER#u2' } } });
+      assert.deepEqual(edited.Items.map((i) => [i.SK.S, i.archived?.BOOL ?? null]), [
+        ['ORDER#2024-01-20#004', true],
+        ['ORDER#2024-04-01#005', true],
+        ['PROFILE', null],
+      ]);
       await page.getByTestId('bulk-delete').click(); // the confirm() is accepted by the runner
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=items] tbody tr').length === 1);
       const left = await api(page, 'Query', {
@@ -347,10 +364,10 @@ export const steps = [
     async run({ page }) {
       await page.getByRole('link', { name: 'Stream' }).click();
       await page.getByTestId('tail').click();
-      // Every write since the table was made: 8 imports, 1 edit, 2 deletes, newest first.
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid=record]').length === 11);
+      // Every write since the table was made: 8 imports, 1 edit, 2 bulk updates, 2 deletes, newest first.
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=record]').length === 13);
       const events = await texts(page.getByTestId('record').locator('td:first-child b'));
-      assert.deepEqual(events.slice(0, 3), ['REMOVE', 'REMOVE', 'MODIFY']);
+      assert.deepEqual(events.slice(0, 5), ['REMOVE', 'REMOVE', 'MODIFY', 'MODIFY', 'MODIFY']);
       assert.equal(events.filter((e) => e === 'INSERT').length, 8);
       await page.getByRole('button', { name: 'Stop' }).click();
     },

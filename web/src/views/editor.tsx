@@ -189,16 +189,16 @@ export function ItemEditor(props: { table: TableDescription; item: Item | null; 
                 </tr>
               ))}
               <tr>
-                <td>Write in a transaction (table arm doubled)</td>
-                <td class="mono">{2 * tableUnits + arms.reduce((s, a) => s + a.units, 0)} WCU</td>
-              </tr>
-              <tr>
                 <td>
                   <b>Write in all</b>
                 </td>
                 <td class="mono" data-testid="wcu-total">
                   <b>{tableUnits + arms.reduce((s, a) => s + a.units, 0)} WCU</b>
                 </td>
+              </tr>
+              <tr>
+                <td>Write in a transaction (table arm doubled)</td>
+                <td class="mono">{2 * tableUnits + arms.reduce((s, a) => s + a.units, 0)} WCU</td>
               </tr>
             </tbody>
           </table>
