@@ -2,7 +2,9 @@
 # monotable developer entry point (Debian 12).
 #   scripts/dev.sh serve   install dependencies, build, start the server on its embedded default
 #                          (RocksDB in ./monotable-data, 127.0.0.1:8000; HOST/PORT/DATA override)
-#   scripts/dev.sh test    install dependencies, build, run every test (ctest + pytest)
+#   scripts/dev.sh test    install dependencies, build, run every test (ctest + pytest + the
+#                          console's browser tests)
+#   scripts/dev.sh browser-test   build, then only the console's browser tests (tests/browser)
 #   scripts/dev.sh build   install dependencies and build only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +31,32 @@ install_deps() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
+  # The web console is built with Node.js and npm (Vite 7 needs Node >= 20.19; the machine image
+  # brings one). Without them the server still builds, without the console.
+  if ! command -v npm >/dev/null; then
+    echo "== installing: nodejs npm (for the web console)"
+    apt_install nodejs npm || echo "== nodejs/npm unavailable: the server builds without the web console"
+  fi
+}
+
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# The console's end-to-end tests: Debian's chromium driven by playwright-core (npm cannot
+# download browsers here), bounded in time.
+run_browser_tests() {
+  if ! command -v npm >/dev/null; then
+    echo "browser tests: no npm, so no console to test"
+    return 1
+  fi
+  echo "-- the console's own logic (vitest: sizes, expressions, import/export, PartiQL warning)"
+  (cd web && timeout 300 npm test --silent) || return 1
+  command -v chromium >/dev/null || { echo "== installing: chromium"; apt_install chromium; }
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  timeout 420 node tests/browser/run.mjs build/monotable
 }
 
 build() {
@@ -51,6 +79,8 @@ run_tests() {
   DIFFTEST_SEEDS="${DIFFTEST_SEEDS:-1,2,3}" DIFFTEST_COUNT="${DIFFTEST_COUNT:-2000}" \
     timeout 600 /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/difftest --monotable-binary build/monotable \
     || failed=1
+  echo "== web console in a browser (playwright-core, headless chromium)"
+  run_browser_tests || failed=1
   echo "== fuzzers (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-30}s per target)"
   scripts/fuzz.sh "${FUZZ_SECONDS:-30}" || failed=1
   if [ $failed = 0 ]; then echo "all test stages passed"; else echo "SOME TEST STAGES FAILED"; fi
@@ -68,12 +98,17 @@ case "${1:-}" in
     build
     run_tests
     ;;
+  browser-test)
+    install_deps
+    build
+    run_browser_tests
+    ;;
   build)
     install_deps
     build
     ;;
   *)
-    echo "usage: scripts/dev.sh serve|test|build" >&2
+    echo "usage: scripts/dev.sh serve|test|browser-test|build" >&2
     exit 2
     ;;
 esac

@@ -62,6 +62,9 @@ int64_t NowTicks() {
 const char* Reason(int status) {
   switch (status) {
     case 200: return "OK";
+    case 301: return "Moved Permanently";
+    case 304: return "Not Modified";
+    case 405: return "Method Not Allowed";
     case 400: return "Bad Request";
     case 403: return "Forbidden";
     case 404: return "Not Found";

@@ -1,6 +1,7 @@
 #include "api/service.h"
 
 #include <cstring>
+#include <strings.h>
 
 #include <chrono>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "api/errors.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
+#include "console/console.h"
 #include "expr/partiql/parser.h"
 
 namespace monotable::api {
@@ -199,6 +201,24 @@ HttpResponse Service::Handle(HttpRequestView& request) {
   return response;
 }
 
+// The web console's files (console/console.h), on the API's port.
+HttpResponse Service::Console(const HttpRequestView& request) {
+  console::Request console_request{request.method, request.url, {}, {}};
+  for (const auto& [name, value] : request.headers) {
+    if (name.size() == 15 && strncasecmp(name.data(), "Accept-Encoding", 15) == 0) {
+      console_request.accept_encoding = value;
+    } else if (name.size() == 13 && strncasecmp(name.data(), "If-None-Match", 13) == 0) {
+      console_request.if_none_match = value;
+    }
+  }
+  console::Response served = console::Serve(console_request);
+  HttpResponse response;
+  response.status = served.status;
+  response.body = std::move(served.body);
+  response.headers = std::move(served.headers);
+  return response;
+}
+
 HttpResponse Service::Dispatch(HttpRequestView& request) {
   if (!request.origin.empty() && request.method == "OPTIONS") {
     HttpResponse response = Finish(200, "", kAmzJson);
@@ -222,6 +242,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     std::string_view path = request.url.substr(0, request.url.find('?'));
     if (path == "/metrics") return Finish(200, metrics_.Render(), "text/plain; version=0.0.4");
     if (path == "/health") return Finish(200, R"({"status":"ok"})", "application/json");
+    if (console::IsConsolePath(path)) return Console(request);
     if (path == "/monotable/heat") {
       // Per-partition traffic of one table and its indexes: GET /monotable/heat?table=NAME
       std::string_view query = request.url.substr(std::min(request.url.size(), request.url.find('?') + 1));

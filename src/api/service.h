@@ -1,9 +1,11 @@
 // Service: turns one HTTP request (method, headers, body) into one HTTP response, independent of
 // the transport. Follows DynamoDB's order of checks: CORS preflight, GET health check, method
 // and content type, JSON syntax, X-Amz-Target, request shape, operation rules, operation.
+// A GET of /console or /console/... is the web console's (console/console.h answers it).
 //
 // Contract: Handle() never throws and never answers a client mistake with a 5xx; every response
-// carries x-amzn-RequestId and x-amz-crc32 (CRC32 of the body bytes) and the DynamoDB content type.
+// but the console's files carries x-amzn-RequestId and x-amz-crc32 (CRC32 of the body bytes) and
+// the DynamoDB content type.
 #pragma once
 
 #include <map>
@@ -50,6 +52,7 @@ class Service {
 
  private:
   HttpResponse Dispatch(HttpRequestView& request);
+  HttpResponse Console(const HttpRequestView& request);
   HttpResponse Finish(int status, std::string body, std::string_view content_type);
   Status Authorize(const std::string& access_key, std::string_view op, const rapidjson::Value& request) const;
   HttpResponse Error(const Status& status, const std::function<void(JsonWriter&)>& details = nullptr);

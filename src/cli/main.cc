@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "api/http_server.h"
+#include "console/console.h"
 #include "api/service.h"
 #include "cli/size_command.h"
 #include "table/database.h"
@@ -166,6 +167,11 @@ int Serve(int argc, char** argv) {
               db_options.in_memory ? "in-memory" : db_options.path.c_str());
   if (http.tls_port()) std::printf(" tls %u", http.tls_port());
   std::printf("\n");
+  if (monotable::console::Present()) {
+    std::printf("web console: http://%s:%u/console/\n", server.host.c_str(), http.port());
+  } else {
+    std::printf("web console: absent (this binary was built without Node.js and npm)\n");
+  }
   std::fflush(stdout);
   http.Run();
   std::printf("monotable stopped\n");
