@@ -278,8 +278,12 @@ class PatternPlanner {
         continue;
       }
       if (!match) continue;
-      plan_.matches.push_back({e.name, expected, ItemsMatched(e, k, expected)});
-      if (!expected) bleeding.push_back(e.name + " (" + (k.sort ? Quote(*k.sort) : Quote(*k.partition)) + ")");
+      double items = ItemsMatched(e, k, expected);
+      plan_.matches.push_back({e.name, expected, items});
+      if (!expected) {
+        bleeding.push_back(e.name + " (" + (k.sort ? Quote(*k.sort) : Quote(*k.partition)) + ", ~" + Figure(items) +
+                           " per call)");
+      }
     }
     if (!bleeding.empty()) {
       std::string list;

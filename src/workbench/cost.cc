@@ -49,8 +49,11 @@ void CostPattern(CheckContext& ctx, const AccessPattern& p, PatternPlan& plan) {
     plan.items_read = items;
     plan.items_returned = returned;
   }
+  // A sharded key: one request per shard, each as above.
   plan.rcu_per_call *= static_cast<double>(plan.fan_out);
   plan.pages *= static_cast<double>(plan.fan_out);
+  plan.items_read *= static_cast<double>(plan.fan_out);
+  plan.items_returned *= static_cast<double>(plan.fan_out);
   plan.rcu_per_second = plan.rcu_per_call * p.rps;
   if (plan.operation == "Query" && plan.pages / static_cast<double>(plan.fan_out) > 1) {
     ctx.Add("cost.paginated", Severity::kWarning, "pattern", p.name,
