@@ -1,12 +1,14 @@
 #include "cli/model_command.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "cli/model_server.h"
 #include "workbench/check.h"
 #include "workbench/parser.h"
 #include "workbench/report.h"
@@ -18,10 +20,20 @@ int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable model: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable model check FILE [--json]\n"
+               "       monotable model apply FILE --endpoint URL\n"
+               "       monotable model seed FILE --endpoint URL [--items N] [--skew S] [--seed N]\n"
+               "       monotable model verify FILE --endpoint URL [--items N] [--skew S] [--seed N] [--samples N]\n"
+               "                                  [--max-amplification X]   (the --items, --skew, --seed seed used)\n"
                "  check   prove a model file statically: the request that serves each access pattern,\n"
                "          or why none can; costs, hot partitions, key and order hazards, limits\n"
                "          (exit 0: no error, 1: errors found, 2: unreadable or invalid model)\n"
                "  --json  the report as JSON (stable finding codes, severities, fixes)\n"
+               "  apply   create the model's tables and indexes on a DynamoDB endpoint (unsigned requests)\n"
+               "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
+               "          2000), the others in proportion; --skew favours some keys\n"
+               "  verify  run every access pattern with sampled inputs (give seed's --items): items read vs\n"
+               "          returned, pages, capacity; fails on a scan, amplification past --max-amplification\n"
+               "          (default 1.5) or items that match no entity template (drift)\n"
                "  format: docs/workbench/model-format.md, examples in examples/models/\n");
   return 2;
 }
@@ -68,12 +80,47 @@ int Check(int argc, char** argv) {
   return report.Failed() ? 1 : 0;
 }
 
+int Server(const std::string& sub, int argc, char** argv) {
+  std::string file, endpoint;
+  ServerOptions options;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto number = [&](double* out) {
+      if (i + 1 >= argc) return false;
+      char* end = nullptr;
+      *out = std::strtod(argv[++i], &end);
+      return *end == 0;
+    };
+    double v = 0;
+    if (arg == "--endpoint" && i + 1 < argc) endpoint = argv[++i];
+    else if (arg == "--items" && number(&v) && v >= 1) options.items = static_cast<int64_t>(v);
+    else if (arg == "--skew" && number(&v) && v >= 0) options.skew = v;
+    else if (arg == "--seed" && number(&v) && v >= 0) options.seed = static_cast<uint64_t>(v);
+    else if (arg == "--samples" && number(&v) && v >= 1) options.samples = static_cast<int>(v);
+    else if (arg == "--max-amplification" && number(&v) && v >= 1) options.max_amplification = v;
+    else if (!arg.empty() && arg[0] != '-' && file.empty()) file = arg;
+    else return Usage(("bad argument " + std::string(arg)).c_str());
+  }
+  if (file.empty() || endpoint.empty()) return Usage((sub + " needs a model file and --endpoint URL").c_str());
+  auto model = workbench::LoadModelFile(file);
+  if (!model.ok()) {
+    std::fprintf(stderr, "monotable model %s: %s: %s\n", sub.c_str(), file.c_str(), model.status().message().c_str());
+    return 2;
+  }
+  auto client = DynamoClient::Create(endpoint);
+  if (!client.ok()) return Usage(client.status().message().c_str());
+  if (sub == "apply") return ModelApply(*model, *client);
+  if (sub == "seed") return ModelSeed(*model, *client, options);
+  return ModelVerify(*model, *client, options);
+}
+
 }  // namespace
 
 int RunModelCommand(int argc, char** argv) {
   if (argc < 1) return Usage("missing subcommand");
   std::string_view sub = argv[0];
   if (sub == "check") return Check(argc - 1, argv + 1);
+  if (sub == "apply" || sub == "seed" || sub == "verify") return Server(std::string(sub), argc - 1, argv + 1);
   if (sub == "--help" || sub == "-h" || sub == "help") {
     Usage(nullptr);
     return 0;

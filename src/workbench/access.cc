@@ -317,6 +317,14 @@ class PatternPlanner {
 
   void WriteRequest() {
     const std::string& pk = names_.partition->name;
+    plan_.names.push_back({"#pk", pk});
+    plan_.expression = "#pk = :pk";
+    if (cond_.sort_op != SortOp::kNone) {
+      plan_.names.push_back({"#sk", names_.sort->name});
+      plan_.expression += " AND " + SortExpression("#sk", cond_.sort_op);
+      static const char* kOps[] = {"", "=", "begins_with", "BETWEEN", "<", "<=", ">", ">="};
+      plan_.sort_operator = kOps[static_cast<int>(cond_.sort_op)];
+    }
     plan_.partition_template = cond_.partition->Text();
     plan_.values.push_back({":pk", cond_.partition->Text()});
     if (p_.operation == Operation::kGetItem) {

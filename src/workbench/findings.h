@@ -44,6 +44,11 @@ struct PatternPlan {
   std::string key_condition;                                // "PK = :pk AND begins_with(SK, :sk)"
   std::vector<std::pair<std::string, std::string>> values;  // ":pk" -> "USER#{userId}"
   std::vector<std::string> options;                         // "ScanIndexForward=false", "Limit=20"
+  // The same request for a client: the key condition with #pk/#sk names, the names, and the
+  // sort operator ("", "=", "begins_with", "BETWEEN", "<", "<=", ">", ">=").
+  std::string expression;
+  std::vector<std::pair<std::string, std::string>> names;  // "#pk" -> "PK"
+  std::string sort_operator;
   std::string partition_template;                           // the partition value, "" for a Scan
   std::vector<std::string> shard_variables;                 // placeholders the reader enumerates
   long long fan_out = 1;                                    // requests per call (shards)

@@ -118,6 +118,16 @@ size_t TypicalLength(const KeyTemplate& t, const EntityDef& entity) {
   return n;
 }
 
+bool TemplateMatches(const KeyTemplate& t, const EntityDef& entity, std::string_view value) {
+  Language literal;
+  for (unsigned char ch : value) {
+    CharClass c;
+    c.set(ch);
+    literal.push_back({c, 1, 1});
+  }
+  return Intersects(TemplateLanguage(t, entity), literal);
+}
+
 bool Intersects(const Language& a, const Language& b) {
   // Product automaton over (token, count) pairs; unbounded tokens count up to their minimum only.
   using State = std::tuple<size_t, int, size_t, int>;

@@ -41,6 +41,8 @@ Language TemplateLanguage(const KeyTemplate& t, const EntityDef& entity);
 // Strings that begin with something `t` produces.
 Language PrefixLanguage(const KeyTemplate& t, const EntityDef& entity);
 bool Intersects(const Language& a, const Language& b);
+// Does the concrete key value `value` belong to what `t` produces?
+bool TemplateMatches(const KeyTemplate& t, const EntityDef& entity, std::string_view value);
 // Bytes of a typical value of the template (literals plus typical placeholder lengths).
 size_t TypicalLength(const KeyTemplate& t, const EntityDef& entity);
 
