@@ -13,8 +13,10 @@ using tcp = boost::asio::ip::tcp;
 
 Result<DynamoClient> DynamoClient::Create(const std::string& endpoint) {
   std::string rest = endpoint;
-  if (rest.rfind("http://", 0) == 0) rest = rest.substr(7);
-  else if (rest.find("://") != std::string::npos) return Status::Validation("only http:// endpoints are supported: " + endpoint);
+  if (rest.rfind("http://", 0) == 0)
+    rest = rest.substr(7);
+  else if (rest.find("://") != std::string::npos)
+    return Status::Validation("only http:// endpoints are supported: " + endpoint);
   while (!rest.empty() && rest.back() == '/') rest.pop_back();
   DynamoClient c;
   size_t colon = rest.rfind(':');

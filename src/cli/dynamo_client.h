@@ -8,9 +8,9 @@
 // Connection failures are Io statuses. Never throws.
 #pragma once
 
-#include <string>
-
 #include <rapidjson/document.h>
+
+#include <string>
 
 #include "common/status.h"
 

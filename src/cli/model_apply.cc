@@ -1,11 +1,11 @@
 // `monotable model apply` (model_server.h): CreateTable for each table of a model.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <chrono>
 #include <cstdio>
 #include <set>
 #include <thread>
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "cli/model_server.h"
 
@@ -42,7 +42,9 @@ void Index(Writer& w, const IndexDef& i) {
   w.Key("Projection");
   w.StartObject();
   w.Key("ProjectionType");
-  w.String(i.projection == ProjectionKind::kAll ? "ALL" : i.projection == ProjectionKind::kKeysOnly ? "KEYS_ONLY" : "INCLUDE");
+  w.String(i.projection == ProjectionKind::kAll        ? "ALL"
+           : i.projection == ProjectionKind::kKeysOnly ? "KEYS_ONLY"
+                                                       : "INCLUDE");
   if (i.projection == ProjectionKind::kInclude) {
     w.Key("NonKeyAttributes");
     w.StartArray();
@@ -89,7 +91,8 @@ std::string CreateTableJson(const TableDef& t) {
     if (!any) continue;
     w.Key(global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
     w.StartArray();
-    for (const auto& i : t.indexes) if (i.global == global) Index(w, i);
+    for (const auto& i : t.indexes)
+      if (i.global == global) Index(w, i);
     w.EndArray();
   }
   w.EndObject();

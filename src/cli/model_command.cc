@@ -1,12 +1,12 @@
 #include "cli/model_command.h"
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "cli/model_server.h"
 #include "workbench/check.h"
@@ -43,11 +43,16 @@ int Check(int argc, char** argv) {
   bool json = false;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (arg == "--json") json = true;
-    else if (arg == "--help" || arg == "-h") return Usage(nullptr);
-    else if (!arg.empty() && arg[0] == '-' && arg != "-") return Usage(("unknown option " + std::string(arg)).c_str());
-    else if (file.empty()) file = arg;
-    else return Usage("check takes one model file");
+    if (arg == "--json")
+      json = true;
+    else if (arg == "--help" || arg == "-h")
+      return Usage(nullptr);
+    else if (!arg.empty() && arg[0] == '-' && arg != "-")
+      return Usage(("unknown option " + std::string(arg)).c_str());
+    else if (file.empty())
+      file = arg;
+    else
+      return Usage("check takes one model file");
   }
   if (file.empty()) return Usage("check needs a model file");
   auto model = file == "-" ? workbench::ParseModel([] {
@@ -56,7 +61,8 @@ int Check(int argc, char** argv) {
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) text.append(buf, n);
     return text;
-  }()) : workbench::LoadModelFile(file);
+  }())
+                           : workbench::LoadModelFile(file);
   if (!model.ok()) {
     if (json) {
       rapidjson::StringBuffer b;
@@ -92,14 +98,22 @@ int Server(const std::string& sub, int argc, char** argv) {
       return *end == 0;
     };
     double v = 0;
-    if (arg == "--endpoint" && i + 1 < argc) endpoint = argv[++i];
-    else if (arg == "--items" && number(&v) && v >= 1) options.items = static_cast<int64_t>(v);
-    else if (arg == "--skew" && number(&v) && v >= 0) options.skew = v;
-    else if (arg == "--seed" && number(&v) && v >= 0) options.seed = static_cast<uint64_t>(v);
-    else if (arg == "--samples" && number(&v) && v >= 1) options.samples = static_cast<int>(v);
-    else if (arg == "--max-amplification" && number(&v) && v >= 1) options.max_amplification = v;
-    else if (!arg.empty() && arg[0] != '-' && file.empty()) file = arg;
-    else return Usage(("bad argument " + std::string(arg)).c_str());
+    if (arg == "--endpoint" && i + 1 < argc)
+      endpoint = argv[++i];
+    else if (arg == "--items" && number(&v) && v >= 1)
+      options.items = static_cast<int64_t>(v);
+    else if (arg == "--skew" && number(&v) && v >= 0)
+      options.skew = v;
+    else if (arg == "--seed" && number(&v) && v >= 0)
+      options.seed = static_cast<uint64_t>(v);
+    else if (arg == "--samples" && number(&v) && v >= 1)
+      options.samples = static_cast<int>(v);
+    else if (arg == "--max-amplification" && number(&v) && v >= 1)
+      options.max_amplification = v;
+    else if (!arg.empty() && arg[0] != '-' && file.empty())
+      file = arg;
+    else
+      return Usage(("bad argument " + std::string(arg)).c_str());
   }
   if (file.empty() || endpoint.empty()) return Usage((sub + " needs a model file and --endpoint URL").c_str());
   auto model = workbench::LoadModelFile(file);

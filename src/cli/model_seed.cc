@@ -1,11 +1,10 @@
 // `monotable model seed` (model_server.h): generated items per entity, written with BatchWriteItem.
-#include <cstdio>
-#include <set>
-
-#include <unistd.h>
-
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <set>
 
 #include "cli/model_server.h"
 #include "workbench/sampler.h"
@@ -17,7 +16,8 @@ namespace {
 Status Flush(const DynamoClient& client, const std::string& table, std::vector<std::string>& puts) {
   if (puts.empty()) return Status::Ok();
   std::string body = "{\"RequestItems\":{\"" + table + "\":[";
-  for (size_t i = 0; i < puts.size(); ++i) body += (i ? "," : "") + std::string("{\"PutRequest\":{\"Item\":") + puts[i] + "}}";
+  for (size_t i = 0; i < puts.size(); ++i)
+    body += (i ? "," : "") + std::string("{\"PutRequest\":{\"Item\":") + puts[i] + "}}";
   body += "]}}";
   puts.clear();
   for (int attempt = 0; attempt < 8; ++attempt) {
@@ -61,7 +61,9 @@ int ModelSeed(const workbench::Model& model, const DynamoClient& client, const S
       keys.insert(key);
       puts.push_back(sampler.ItemJson(e, indexes));
       ++written;
-      if (tty && written % 100 == 0) std::fprintf(stderr, "\rseeding %s: %lld/%lld", e.name.c_str(), static_cast<long long>(written), static_cast<long long>(count));
+      if (tty && written % 100 == 0)
+        std::fprintf(stderr, "\rseeding %s: %lld/%lld", e.name.c_str(), static_cast<long long>(written),
+                     static_cast<long long>(count));
     }
     if (auto st = Flush(client, table.name, puts); !st.ok()) {
       std::fprintf(stderr, "\nseed %s: %s\n", e.name.c_str(), st.message().c_str());

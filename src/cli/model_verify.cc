@@ -1,10 +1,10 @@
 // `monotable model verify` (model_server.h): every access pattern run against live data, then drift.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <random>
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "cli/model_server.h"
 #include "workbench/check.h"
@@ -38,7 +38,8 @@ char KeyType(const TableDef& t, const std::string& name) {
 }
 
 std::string KeyValueText(const rapidjson::Value& v) {
-  if (v.IsObject() && v.MemberCount() == 1 && v.MemberBegin()->value.IsString()) return v.MemberBegin()->value.GetString();
+  if (v.IsObject() && v.MemberCount() == 1 && v.MemberBegin()->value.IsString())
+    return v.MemberBegin()->value.GetString();
   return "";
 }
 
@@ -71,8 +72,10 @@ void Value(Writer& w, char type, const std::string& v) {
 void Count(const Model& m, const AccessPattern& p, const TableDef& t, const IndexDef* index,
            const rapidjson::Value& items, Measure& out) {
   for (const auto& item : items.GetArray()) {
-    if (BelongsTo(m, t, index, item, &p.entities)) out.expected += 1;
-    else out.other += 1;
+    if (BelongsTo(m, t, index, item, &p.entities))
+      out.expected += 1;
+    else
+      out.other += 1;
   }
 }
 
@@ -100,7 +103,9 @@ void RunPattern(const Model& m, const AccessPattern& p, const PatternPlan& plan,
     auto render = [&](const std::string& text, bool high) {
       auto tmpl = ParseKeyTemplate(text);
       PoolIndexes vals = values;
-      if (tmpl.ok()) for (const auto& v : tmpl->Variables()) if (!vals.count(v)) vals[v] = high ? 1000000 : 0;
+      if (tmpl.ok())
+        for (const auto& v : tmpl->Variables())
+          if (!vals.count(v)) vals[v] = high ? 1000000 : 0;
       return tmpl.ok() ? sampler.Render(*tmpl, context, vals) : text;
     };
     std::string start_key;
@@ -182,8 +187,10 @@ void RunPattern(const Model& m, const AccessPattern& p, const PatternPlan& plan,
       if (op == "GetItem") {
         out.read += 1;
         if (doc.HasMember("Item")) {
-          if (BelongsTo(m, t, nullptr, doc["Item"], &p.entities)) out.expected += 1;
-          else out.other += 1;
+          if (BelongsTo(m, t, nullptr, doc["Item"], &p.entities))
+            out.expected += 1;
+          else
+            out.other += 1;
         }
         break;
       }
@@ -209,7 +216,8 @@ int Drift(const Model& m, const DynamoClient& client) {
     int64_t items = 0, unmatched = 0;
     std::vector<std::string> examples;
     for (int page = 0; page < 1000; ++page) {
-      std::string body = "{\"TableName\":\"" + t.name + "\"" + (start_key.empty() ? "" : ",\"ExclusiveStartKey\":" + start_key) + "}";
+      std::string body =
+          "{\"TableName\":\"" + t.name + "\"" + (start_key.empty() ? "" : ",\"ExclusiveStartKey\":" + start_key) + "}";
       auto r = client.Call("Scan", body);
       if (!r.ok()) {
         std::fprintf(stderr, "%s: Scan failed: %s\n", t.name.c_str(), r.status().message().c_str());
@@ -221,7 +229,8 @@ int Drift(const Model& m, const DynamoClient& client) {
         ++unmatched;
         if (examples.size() < 3) {
           std::string key = KeyValueText(item[t.partition_key.name.c_str()]);
-          if (t.sort_key && item.HasMember(t.sort_key->name.c_str())) key += " / " + KeyValueText(item[t.sort_key->name.c_str()]);
+          if (t.sort_key && item.HasMember(t.sort_key->name.c_str()))
+            key += " / " + KeyValueText(item[t.sort_key->name.c_str()]);
           examples.push_back(key);
         }
       }
@@ -259,7 +268,8 @@ int ModelVerify(const Model& model, const DynamoClient& client, const ServerOpti
     }
     Measure m;
     std::string error;
-    for (int s = 0; s < options.samples && error.empty(); ++s) RunPattern(model, p, plan, sampler, pick, client, m, error);
+    for (int s = 0; s < options.samples && error.empty(); ++s)
+      RunPattern(model, p, plan, sampler, pick, client, m, error);
     if (!error.empty()) {
       std::printf("%-28s %-8s error: %s  FAIL\n", p.name.c_str(), plan.operation.c_str(), error.c_str());
       ++failed;
@@ -268,7 +278,8 @@ int ModelVerify(const Model& model, const DynamoClient& client, const ServerOpti
     // GetItem misses and empty Queries read nothing to amplify; other items returned do count.
     double amplification = m.expected > 0 ? m.read / m.expected : (m.other > 0 ? m.read : 1);
     std::string result = "ok";
-    if (plan.operation == "Scan") result = "FAIL: scans";
+    if (plan.operation == "Scan")
+      result = "FAIL: scans";
     else if ((m.expected > 0 || m.other > 0) && amplification > options.max_amplification) {
       std::string expected;
       for (const auto& e : p.entities) expected += (expected.empty() ? "" : ", ") + e;

@@ -16,9 +16,12 @@ namespace {
 
 const char* OperationName(Operation op) {
   switch (op) {
-    case Operation::kGetItem: return "GetItem";
-    case Operation::kQuery: return "Query";
-    case Operation::kScan: return "Scan";
+    case Operation::kGetItem:
+      return "GetItem";
+    case Operation::kQuery:
+      return "Query";
+    case Operation::kScan:
+      return "Scan";
   }
   return "Query";
 }
@@ -35,8 +38,10 @@ bool SortMatches(const KeyConditionDef& c, const EntityDef& context, const KeyTe
   if (c.sort_op == SortOp::kNone || !entity_sort) return true;
   Language item = TemplateLanguage(*entity_sort, entity);
   switch (c.sort_op) {
-    case SortOp::kEq: return Intersects(TemplateLanguage(c.sort_values[0], context), item);
-    case SortOp::kBeginsWith: return Intersects(PrefixLanguage(c.sort_values[0], context), item);
+    case SortOp::kEq:
+      return Intersects(TemplateLanguage(c.sort_values[0], context), item);
+    case SortOp::kBeginsWith:
+      return Intersects(PrefixLanguage(c.sort_values[0], context), item);
     case SortOp::kBetween: {
       KeyTemplate common = KeyTemplate::CommonPrefix(c.sort_values[0], c.sort_values[1]);
       return common.Empty() || Intersects(PrefixLanguage(common, context), item);
@@ -55,14 +60,22 @@ bool SortMatches(const KeyConditionDef& c, const EntityDef& context, const KeyTe
 
 std::string SortExpression(const std::string& name, SortOp op) {
   switch (op) {
-    case SortOp::kEq: return name + " = :sk";
-    case SortOp::kBeginsWith: return "begins_with(" + name + ", :sk)";
-    case SortOp::kBetween: return name + " BETWEEN :sk1 AND :sk2";
-    case SortOp::kLt: return name + " < :sk";
-    case SortOp::kLe: return name + " <= :sk";
-    case SortOp::kGt: return name + " > :sk";
-    case SortOp::kGe: return name + " >= :sk";
-    case SortOp::kNone: break;
+    case SortOp::kEq:
+      return name + " = :sk";
+    case SortOp::kBeginsWith:
+      return "begins_with(" + name + ", :sk)";
+    case SortOp::kBetween:
+      return name + " BETWEEN :sk1 AND :sk2";
+    case SortOp::kLt:
+      return name + " < :sk";
+    case SortOp::kLe:
+      return name + " <= :sk";
+    case SortOp::kGt:
+      return name + " > :sk";
+    case SortOp::kGe:
+      return name + " >= :sk";
+    case SortOp::kNone:
+      break;
   }
   return "";
 }
@@ -86,8 +99,12 @@ void TrimToDelimiter(KeyTemplate& t) {
 class PatternPlanner {
  public:
   PatternPlanner(CheckContext& ctx, const AccessPattern& p)
-      : ctx_(ctx), m_(ctx.model), p_(p), table_(m_.tables[p.table]),
-        index_(p.index.empty() ? nullptr : table_.FindIndex(p.index)), names_(KeyNamesOf(table_, index_)),
+      : ctx_(ctx),
+        m_(ctx.model),
+        p_(p),
+        table_(m_.tables[p.table]),
+        index_(p.index.empty() ? nullptr : table_.FindIndex(p.index)),
+        names_(KeyNamesOf(table_, index_)),
         context_(*m_.FindEntity(p.entities[0])) {}
 
   PatternPlan Plan() {
@@ -141,7 +158,8 @@ class PatternPlanner {
     std::vector<std::string> known = p_.inputs;
     for (const auto& name : p_.entities) {
       const EntityDef& e = *m_.FindEntity(name);
-      for (const auto& a : e.attributes) if (a.shards > 0) known.push_back(a.name);
+      for (const auto& a : e.attributes)
+        if (a.shards > 0) known.push_back(a.name);
     }
     return known;
   }
@@ -202,9 +220,11 @@ class PatternPlanner {
   bool CheckBuildable() {
     std::vector<std::string> known = KnownForPartition();
     std::vector<std::string> missing;
-    for (const auto& v : cond_.partition->Variables()) if (!Known(known, v)) missing.push_back(v);
+    for (const auto& v : cond_.partition->Variables())
+      if (!Known(known, v)) missing.push_back(v);
     for (const auto& t : cond_.sort_values) {
-      for (const auto& v : t.Variables()) if (!Known(p_.inputs, v) && !Known(missing, v)) missing.push_back(v);
+      for (const auto& v : t.Variables())
+        if (!Known(p_.inputs, v) && !Known(missing, v)) missing.push_back(v);
     }
     std::string inputs;
     for (const auto& i : p_.inputs) inputs += (inputs.empty() ? "" : ", ") + i;
@@ -215,8 +235,10 @@ class PatternPlanner {
       Error("pattern.key-not-buildable",
             "the key condition needs " + list + ", which the pattern's inputs (" + inputs + ") do not give (" +
                 names_.partition->name + " = " + Quote(*cond_.partition) + ")",
-            "add " + list + " to inputs if the caller knows it, or serve the pattern from an index keyed by what the "
-                "caller knows (" + inputs + ")");
+            "add " + list +
+                " to inputs if the caller knows it, or serve the pattern from an index keyed by what the "
+                "caller knows (" +
+                inputs + ")");
       return false;
     }
     if (p_.operation == Operation::kGetItem && names_.sort && cond_.sort_op != SortOp::kEq) {
@@ -224,7 +246,8 @@ class PatternPlanner {
       bool complete = false;
       sort->BuildablePrefix(p_.inputs, &complete);
       std::string need;
-      for (const auto& v : sort->Variables()) if (!Known(p_.inputs, v)) need += (need.empty() ? "" : ", ") + v;
+      for (const auto& v : sort->Variables())
+        if (!Known(p_.inputs, v)) need += (need.empty() ? "" : ", ") + v;
       Error("pattern.key-not-buildable",
             "GetItem needs the whole key, and " + names_.sort->name + " = " + Quote(*sort) + " needs " + need +
                 ", which the inputs (" + inputs + ") do not give",
@@ -297,8 +320,8 @@ class PatternPlanner {
               "begins_with on it (or move the other entities to their own partition or index)");
       } else {
         Error("key.prefix-bleed",
-              "the sort-key condition " + SortExpression(names_.sort->name, cond_.sort_op) + " with :sk = " +
-                  Quote(cond_.sort_values[0]) + " also matches " + list,
+              "the sort-key condition " + SortExpression(names_.sort->name, cond_.sort_op) +
+                  " with :sk = " + Quote(cond_.sort_values[0]) + " also matches " + list,
               "give every entity and hierarchy level its own prefix that ends in a delimiter (ORDER# vs ORDERITEM#, "
               "MODULE#{id}# vs MODULE#{id}#LESSON#), so no prefix is the start of another");
       }

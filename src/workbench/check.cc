@@ -9,13 +9,17 @@ namespace {
 
 const std::vector<std::string>* AcceptList(const Model& m, const Finding& f) {
   if (f.subject_kind == "pattern") {
-    for (const auto& p : m.patterns) if (p.name == f.subject) return &p.accept;
+    for (const auto& p : m.patterns)
+      if (p.name == f.subject) return &p.accept;
   } else if (f.subject_kind == "entity") {
-    for (const auto& e : m.entities) if (e.name == f.subject) return &e.accept;
+    for (const auto& e : m.entities)
+      if (e.name == f.subject) return &e.accept;
   } else if (f.subject_kind == "write") {
-    for (const auto& w : m.writes) if (w.name == f.subject) return &w.accept;
+    for (const auto& w : m.writes)
+      if (w.name == f.subject) return &w.accept;
   } else if (f.subject_kind == "relationship") {
-    for (const auto& r : m.relationships) if (r.name == f.subject) return &r.accept;
+    for (const auto& r : m.relationships)
+      if (r.name == f.subject) return &r.accept;
   }
   return nullptr;
 }
@@ -24,9 +28,12 @@ const std::vector<std::string>* AcceptList(const Model& m, const Finding& f) {
 
 const char* SeverityName(Severity s) {
   switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
   }
   return "error";
 }

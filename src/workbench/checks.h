@@ -26,8 +26,8 @@ struct CheckContext {
 
   void Add(std::string code, Severity severity, std::string kind, std::string subject, std::string message,
            std::string fix) {
-    report.findings.push_back({std::move(code), severity, std::move(kind), std::move(subject), std::move(message),
-                               std::move(fix), false});
+    report.findings.push_back(
+        {std::move(code), severity, std::move(kind), std::move(subject), std::move(message), std::move(fix), false});
   }
 };
 
@@ -57,12 +57,12 @@ std::string TargetName(const TableDef& table, const IndexDef* index);
 // 1234.5 -> "1,235"; 0.25 -> "0.25".
 std::string Figure(double v);
 
-void PlanAccessPatterns(CheckContext& ctx);   // access.cc: request per pattern, scan/filter/buildable, bleed
-void CheckKeyCollisions(CheckContext& ctx);   // keys.cc: two entities that can build the same key
-void CheckSortOrder(CheckContext& ctx);       // order.cc: padding, UTC times, case where order matters
-void CheckCosts(CheckContext& ctx);           // cost.cc: RCU per pattern, WCU per write, 400 KB, 10 GB
-void CheckHotPartitions(CheckContext& ctx);   // hot.cc: 3,000 RCU / 1,000 WCU per partition, static keys
-void CheckRelationships(CheckContext& ctx);   // relationships.cc: reverse edges, unbounded lists
-void CheckLimits(CheckContext& ctx);          // limits.cc: 20 GSIs, 5 LSIs, 100 projected attributes
+void PlanAccessPatterns(CheckContext& ctx);  // access.cc: request per pattern, scan/filter/buildable, bleed
+void CheckKeyCollisions(CheckContext& ctx);  // keys.cc: two entities that can build the same key
+void CheckSortOrder(CheckContext& ctx);      // order.cc: padding, UTC times, case where order matters
+void CheckCosts(CheckContext& ctx);          // cost.cc: RCU per pattern, WCU per write, 400 KB, 10 GB
+void CheckHotPartitions(CheckContext& ctx);  // hot.cc: 3,000 RCU / 1,000 WCU per partition, static keys
+void CheckRelationships(CheckContext& ctx);  // relationships.cc: reverse edges, unbounded lists
+void CheckLimits(CheckContext& ctx);         // limits.cc: 20 GSIs, 5 LSIs, 100 projected attributes
 
 }  // namespace monotable::workbench

@@ -140,7 +140,8 @@ void CheckCollections(CheckContext& ctx) {
       const KeyTemplate& pk = *e.Key(table.partition_key.name);
       double per_partition = e.per_partition ? *e.per_partition : e.count / TemplateCardinality(m, e, pk);
       double bytes = static_cast<double>(s.typical);
-      for (const auto& i : table.indexes) if (!i.global) bytes += static_cast<double>(s.index_entry.at(i.name));
+      for (const auto& i : table.indexes)
+        if (!i.global) bytes += static_cast<double>(s.index_entry.at(i.name));
       auto& c = collections[pk.Text()];
       c.first += per_partition * bytes;
       c.second += (c.second.empty() ? "" : ", ") + e.name;

@@ -49,9 +49,9 @@ struct PatternPlan {
   std::string expression;
   std::vector<std::pair<std::string, std::string>> names;  // "#pk" -> "PK"
   std::string sort_operator;
-  std::string partition_template;                           // the partition value, "" for a Scan
-  std::vector<std::string> shard_variables;                 // placeholders the reader enumerates
-  long long fan_out = 1;                                    // requests per call (shards)
+  std::string partition_template;            // the partition value, "" for a Scan
+  std::vector<std::string> shard_variables;  // placeholders the reader enumerates
+  long long fan_out = 1;                     // requests per call (shards)
   std::vector<EntityMatch> matches;
   double items_read = 0;
   double items_returned = 0;
@@ -64,7 +64,7 @@ struct PatternPlan {
 struct WriteArm {
   std::string target;  // "Store" or "Store/GSI1"
   std::string entity;
-  double wcu = 0;      // per call (count and transactions included)
+  double wcu = 0;  // per call (count and transactions included)
 };
 
 struct WritePlan {
@@ -82,7 +82,8 @@ struct CheckReport {
   std::vector<Finding> findings;
 
   bool Failed() const {
-    for (const auto& f : findings) if (f.severity == Severity::kError && !f.accepted) return true;
+    for (const auto& f : findings)
+      if (f.severity == Severity::kError && !f.accepted) return true;
     return false;
   }
 };

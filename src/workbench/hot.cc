@@ -44,7 +44,8 @@ void CheckHotPartitions(CheckContext& ctx) {
       }
     }
     const TableDef& table = m.tables[p.table];
-    Load& load = reads[{TargetName(table, p.index.empty() ? nullptr : table.FindIndex(p.index)), plan.partition_template}];
+    Load& load =
+        reads[{TargetName(table, p.index.empty() ? nullptr : table.FindIndex(p.index)), plan.partition_template}];
     load.units += plan.rcu_per_second / static_cast<double>(plan.fan_out) / std::max(1.0, partitions);
     load.static_key = parsed->IsStatic();
     load.sources.push_back(p.name);
@@ -57,14 +58,16 @@ void CheckHotPartitions(CheckContext& ctx) {
       const EntityDef& e = *m.FindEntity(arm.entity);
       const TableDef& table = m.tables[e.table];
       const IndexDef* index = nullptr;
-      if (size_t slash = arm.target.find('/'); slash != std::string::npos) index = table.FindIndex(arm.target.substr(slash + 1));
+      if (size_t slash = arm.target.find('/'); slash != std::string::npos)
+        index = table.FindIndex(arm.target.substr(slash + 1));
       bool global = index && index->global;
       const KeyTemplate& pk = *e.Key(global ? index->partition_key.name : table.partition_key.name);
       Load& load = writes[{global ? arm.target : table.name, pk.Text()}];
       load.units += arm.wcu * use.rps / TemplateCardinality(m, e, pk);
       load.static_key = pk.IsStatic();
       load.global_index = global;
-      if (std::find(load.sources.begin(), load.sources.end(), use.name) == load.sources.end()) load.sources.push_back(use.name);
+      if (std::find(load.sources.begin(), load.sources.end(), use.name) == load.sources.end())
+        load.sources.push_back(use.name);
     }
   }
   auto join = [](const std::vector<std::string>& v) {
@@ -77,7 +80,8 @@ void CheckHotPartitions(CheckContext& ctx) {
     ctx.Add("hot.read-partition", Severity::kError, "pattern", load.sources[0],
             "one partition of " + key.first + " (\"" + key.second + "\") is asked for about " + Figure(load.units) +
                 " RCU per second by " + join(load.sources) + "; a partition serves at most 3,000",
-            "cache the result (DAX or the application), or write " + Figure(ShardsNeeded(load.units, kPartitionReadUnits)) +
+            "cache the result (DAX or the application), or write " +
+                Figure(ShardsNeeded(load.units, kPartitionReadUnits)) +
                 " copies (a {copy} suffix 0..N-1) and let each reader pick one at random");
   }
   for (const auto& [key, load] : writes) {

@@ -7,7 +7,8 @@ namespace monotable::workbench {
 bool ParseTemplateFormat(std::string_view format, int* pad_width) {
   *pad_width = 0;
   static const char* kNames[] = {"iso8601", "iso8601ms", "date", "epoch", "epoch-ms", "lower", "upper"};
-  for (const char* n : kNames) if (format == n) return true;
+  for (const char* n : kNames)
+    if (format == n) return true;
   if (format.size() > 3 && format.substr(0, 3) == "pad") {
     int width = 0;
     for (char c : format.substr(3)) {
@@ -38,7 +39,8 @@ Result<KeyTemplate> ParseKeyTemplate(std::string_view text) {
       literal += '}';
       ++i;
     } else if (c == '}') {
-      return Status::Validation("template \"" + std::string(text) + "\": '}' without '{' (write }} for a literal brace)");
+      return Status::Validation("template \"" + std::string(text) +
+                                "\": '}' without '{' (write }} for a literal brace)");
     } else if (c == '{') {
       size_t close = text.find('}', i);
       if (close == std::string_view::npos) {

@@ -9,7 +9,8 @@ namespace monotable::workbench {
 namespace {
 
 std::string Upper(std::string s) {
-  for (char& c : s) if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   return s;
 }
 
@@ -34,7 +35,8 @@ void CheckKeyCollisions(CheckContext& ctx) {
               b.name + " (" + key_b + ") and " + a.name + " (" + key_a + ") can build the same primary key in " +
                   table.name + ": a write of one silently replaces the other",
               "start " + b.name + "'s " + key_name + " with a literal prefix no other entity uses (\"" + Upper(b.name) +
-                  "#" + (kb.sort ? kb.sort : kb.partition)->Text() + "\"), or constrain the placeholders (values, "
+                  "#" + (kb.sort ? kb.sort : kb.partition)->Text() +
+                  "\"), or constrain the placeholders (values, "
                   "length, chars) so their values cannot meet");
     }
   }

@@ -60,13 +60,18 @@ VarShape ShapeOf(const TemplateSegment& p, const EntityDef& entity) {
           shape = {Chars("0123456789-.E"), 1, 40, static_cast<int>(attr->digits > 0 ? attr->digits : 6)};
         }
         break;
-      case AttrKind::kTimestamp: shape = TimestampShape(attr->format); break;
-      case AttrKind::kBoolean: shape = {Chars("truefals"), 4, 5, 4}; break;
+      case AttrKind::kTimestamp:
+        shape = TimestampShape(attr->format);
+        break;
+      case AttrKind::kBoolean:
+        shape = {Chars("truefals"), 4, 5, 4};
+        break;
       default:
         if (attr->any_chars) shape.chars.set();
         if (attr->size > 0) shape.typical = static_cast<int>(attr->size);
-        if (attr->length) shape = {shape.chars, static_cast<int>(*attr->length), static_cast<int>(*attr->length),
-                                   static_cast<int>(*attr->length)};
+        if (attr->length)
+          shape = {shape.chars, static_cast<int>(*attr->length), static_cast<int>(*attr->length),
+                   static_cast<int>(*attr->length)};
         if (attr->letter_case == "lower") shape.chars &= ~Range('A', 'Z');
         if (attr->letter_case == "upper") shape.chars &= ~Range('a', 'z');
         break;

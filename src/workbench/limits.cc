@@ -30,8 +30,9 @@ void CheckLimits(CheckContext& ctx) {
     }
     if (projected > 100) {
       ctx.Add("limit.projected-attributes", Severity::kError, "table", t.name,
-              std::to_string(projected) + " projected non-key attributes over its indexes; DynamoDB allows 100 "
-              "summed over all of a table's secondary indexes",
+              std::to_string(projected) +
+                  " projected non-key attributes over its indexes; DynamoDB allows 100 "
+                  "summed over all of a table's secondary indexes",
               "project ALL on the index that needs many attributes, or KEYS_ONLY and read the rest from the table");
     }
   }

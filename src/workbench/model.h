@@ -40,7 +40,8 @@ struct TableDef {
   std::vector<IndexDef> indexes;  // GSIs then LSIs, in file order
 
   const IndexDef* FindIndex(const std::string& index) const {
-    for (const auto& i : indexes) if (i.name == index) return &i;
+    for (const auto& i : indexes)
+      if (i.name == index) return &i;
     return nullptr;
   }
 };
@@ -67,15 +68,16 @@ struct AttributeDef {
 
 struct EntityDef {
   std::string name;
-  size_t table = 0;                            // index into Model::tables
-  double count = 1000;                         // items of this type
-  std::optional<double> per_partition;         // items per base partition (default: derived)
-  std::map<std::string, KeyTemplate> keys;     // key attribute -> template
-  std::vector<AttributeDef> attributes;        // file order
-  std::vector<std::string> accept;             // finding codes accepted deliberately
+  size_t table = 0;                         // index into Model::tables
+  double count = 1000;                      // items of this type
+  std::optional<double> per_partition;      // items per base partition (default: derived)
+  std::map<std::string, KeyTemplate> keys;  // key attribute -> template
+  std::vector<AttributeDef> attributes;     // file order
+  std::vector<std::string> accept;          // finding codes accepted deliberately
 
   const AttributeDef* FindAttribute(const std::string& attribute) const {
-    for (const auto& a : attributes) if (a.name == attribute) return &a;
+    for (const auto& a : attributes)
+      if (a.name == attribute) return &a;
     return nullptr;
   }
   const KeyTemplate* Key(const std::string& attribute) const {
@@ -90,7 +92,7 @@ enum class SortOp { kNone, kEq, kBeginsWith, kBetween, kLt, kLe, kGt, kGe };
 struct KeyConditionDef {
   std::optional<KeyTemplate> partition;  // equality value
   SortOp sort_op = SortOp::kNone;
-  std::vector<KeyTemplate> sort_values;   // one, two for kBetween
+  std::vector<KeyTemplate> sort_values;  // one, two for kBetween
 };
 
 struct AccessPattern {
@@ -103,7 +105,7 @@ struct AccessPattern {
   std::optional<KeyConditionDef> key_condition;  // nullopt: derived from the entities' templates
   std::string order;                             // "asc", "desc" or ""
   std::optional<int64_t> limit;
-  std::optional<double> items;                   // expected items per call (range conditions)
+  std::optional<double> items;  // expected items per call (range conditions)
   bool consistent_read = false;
   std::vector<std::string> entities;
   double rps = 0;
@@ -112,9 +114,9 @@ struct AccessPattern {
 
 struct WriteItem {
   std::string entity;
-  double count = 1;                   // items of this entity per call
-  std::string action = "put";         // put, update, delete
-  std::vector<std::string> changes;   // update: the attributes it changes
+  double count = 1;                  // items of this entity per call
+  std::string action = "put";        // put, update, delete
+  std::vector<std::string> changes;  // update: the attributes it changes
 };
 
 struct WriteUseCase {
@@ -143,7 +145,8 @@ struct Model {
   std::vector<Relationship> relationships;
 
   const EntityDef* FindEntity(const std::string& entity) const {
-    for (const auto& e : entities) if (e.name == entity) return &e;
+    for (const auto& e : entities)
+      if (e.name == entity) return &e;
     return nullptr;
   }
 };

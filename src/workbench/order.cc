@@ -44,8 +44,10 @@ void CheckSortOrder(CheckContext& ctx) {
         bool padded = seg.format.rfind("pad", 0) == 0;
         if (a->kind == AttrKind::kNumber && !padded && !a->length && a->shards == 0) {
           add("order.number-not-padded", Severity::kError,
-              "{" + seg.text + "} is a number written without zero-padding, and string keys sort bytewise: 9 sorts "
-              "after 10 and " + p.name + " returns them out of order",
+              "{" + seg.text +
+                  "} is a number written without zero-padding, and string keys sort bytewise: 9 sorts "
+                  "after 10 and " +
+                  p.name + " returns them out of order",
               "write it zero-padded to one width, {" + seg.text + ":pad" +
                   std::to_string(std::max<int64_t>(a->digits, 8)) + "}, or make the sort key a number (N) attribute");
         } else if (a->kind == AttrKind::kTimestamp && !FixedTimeFormat(seg.format) && !FixedTimeFormat(a->format)) {
@@ -57,8 +59,9 @@ void CheckSortOrder(CheckContext& ctx) {
         } else if (a->kind == AttrKind::kString && a->letter_case == "mixed" && seg.format != "lower" &&
                    seg.format != "upper") {
           add("order.mixed-case", Severity::kWarning,
-              "{" + seg.text + "} is mixed-case text, and bytewise order puts every capital before every small "
-              "letter (\"Zoe\" before \"adam\")",
+              "{" + seg.text +
+                  "} is mixed-case text, and bytewise order puts every capital before every small "
+                  "letter (\"Zoe\" before \"adam\")",
               "sort on a normalised copy: {" + seg.text + ":lower}");
         }
       }

@@ -1,11 +1,11 @@
 #include "workbench/parser.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
-
-#include <yaml-cpp/yaml.h>
 
 namespace monotable::workbench {
 namespace {
@@ -101,14 +101,17 @@ void ParseProjection(const YAML::Node& n, IndexDef& index, const std::string& wh
     return;
   }
   std::string kind = Str(n, where);
-  if (kind == "ALL") index.projection = ProjectionKind::kAll;
-  else if (kind == "KEYS_ONLY") index.projection = ProjectionKind::kKeysOnly;
-  else Fail(where, "must be ALL, KEYS_ONLY or a list of attributes to include");
+  if (kind == "ALL")
+    index.projection = ProjectionKind::kAll;
+  else if (kind == "KEYS_ONLY")
+    index.projection = ProjectionKind::kKeysOnly;
+  else
+    Fail(where, "must be ALL, KEYS_ONLY or a list of attributes to include");
 }
 
 TableDef ParseTable(const YAML::Node& n, const std::string& where) {
-  AllowOnly(n, where, {"name", "description", "partitionKey", "sortKey", "globalSecondaryIndexes",
-                       "localSecondaryIndexes"});
+  AllowOnly(n, where,
+            {"name", "description", "partitionKey", "sortKey", "globalSecondaryIndexes", "localSecondaryIndexes"});
   TableDef t;
   if (!n["name"]) Fail(where, "needs a name");
   t.name = Str(n["name"], where + ".name");
@@ -147,11 +150,16 @@ TableDef ParseTable(const YAML::Node& n, const std::string& where) {
 }
 
 AttrKind Kind(const std::string& type, const std::string& where) {
-  static const std::pair<const char*, AttrKind> kKinds[] = {
-      {"string", AttrKind::kString}, {"number", AttrKind::kNumber},       {"binary", AttrKind::kBinary},
-      {"boolean", AttrKind::kBoolean}, {"timestamp", AttrKind::kTimestamp}, {"list", AttrKind::kList},
-      {"map", AttrKind::kMap},       {"set", AttrKind::kSet}};
-  for (const auto& [name, kind] : kKinds) if (type == name) return kind;
+  static const std::pair<const char*, AttrKind> kKinds[] = {{"string", AttrKind::kString},
+                                                            {"number", AttrKind::kNumber},
+                                                            {"binary", AttrKind::kBinary},
+                                                            {"boolean", AttrKind::kBoolean},
+                                                            {"timestamp", AttrKind::kTimestamp},
+                                                            {"list", AttrKind::kList},
+                                                            {"map", AttrKind::kMap},
+                                                            {"set", AttrKind::kSet}};
+  for (const auto& [name, kind] : kKinds)
+    if (type == name) return kind;
   Fail(where, "unknown type \"" + type + "\" (string, number, binary, boolean, timestamp, list, map, set)");
 }
 
@@ -162,8 +170,9 @@ AttributeDef ParseAttribute(const std::string& name, const YAML::Node& n, const 
     a.kind = Kind(n.as<std::string>(), where);
     return a;
   }
-  AllowOnly(n, where, {"type", "description", "size", "maxSize", "digits", "length", "cardinality", "values", "shards",
-                       "format", "case", "chars", "maxItems", "items", "itemSize", "unbounded"});
+  AllowOnly(n, where,
+            {"type", "description", "size", "maxSize", "digits", "length", "cardinality", "values", "shards", "format",
+             "case", "chars", "maxItems", "items", "itemSize", "unbounded"});
   if (!n["type"]) Fail(where, "needs a type");
   a.kind = Kind(Str(n["type"], where + ".type"), where + ".type");
   if (n["size"]) a.size = Int(n["size"], where + ".size", 1);
@@ -214,7 +223,8 @@ const KeyAttribute* FindKeyAttribute(const TableDef& t, const std::string& name)
 }
 
 size_t TableIndex(const Model& m, const std::string& name, const std::string& where) {
-  for (size_t i = 0; i < m.tables.size(); ++i) if (m.tables[i].name == name) return i;
+  for (size_t i = 0; i < m.tables.size(); ++i)
+    if (m.tables[i].name == name) return i;
   Fail(where, "no table named \"" + name + "\"");
 }
 
@@ -222,8 +232,10 @@ EntityDef ParseEntity(const Model& m, const std::string& name, const YAML::Node&
   AllowOnly(n, where, {"table", "description", "count", "perPartition", "keys", "attributes", "accept"});
   EntityDef e;
   e.name = name;
-  if (n["table"]) e.table = TableIndex(m, Str(n["table"], where + ".table"), where + ".table");
-  else if (m.tables.size() > 1) Fail(where, "name its table (the model has several)");
+  if (n["table"])
+    e.table = TableIndex(m, Str(n["table"], where + ".table"), where + ".table");
+  else if (m.tables.size() > 1)
+    Fail(where, "name its table (the model has several)");
   if (n["count"]) e.count = Num(n["count"], where + ".count", 1);
   if (n["perPartition"]) e.per_partition = Num(n["perPartition"], where + ".perPartition", 1);
   if (n["accept"]) e.accept = StrList(n["accept"], where + ".accept");
@@ -244,10 +256,11 @@ EntityDef ParseEntity(const Model& m, const std::string& name, const YAML::Node&
     const KeyAttribute* key = FindKeyAttribute(table, attr);
     if (!key) Fail(w, "not a key attribute of table " + table.name + " or its indexes");
     KeyTemplate t = Template(kv.second, w);
-    if (key->type == 'N' && (t.segments.size() != 1 || !t.segments[0].variable ||
-                             (e.FindAttribute(t.segments[0].text) &&
-                              e.FindAttribute(t.segments[0].text)->kind != AttrKind::kNumber))) {
-      Fail(w, "key attribute " + attr + " is a number (N): its template must be one number placeholder, e.g. \"{score}\"");
+    if (key->type == 'N' &&
+        (t.segments.size() != 1 || !t.segments[0].variable ||
+         (e.FindAttribute(t.segments[0].text) && e.FindAttribute(t.segments[0].text)->kind != AttrKind::kNumber))) {
+      Fail(w,
+           "key attribute " + attr + " is a number (N): its template must be one number placeholder, e.g. \"{score}\"");
     }
     e.keys[attr] = std::move(t);
   }
@@ -274,9 +287,13 @@ KeyConditionDef ParseKeyCondition(const TableDef& table, const IndexDef* index, 
         c.sort_values = {Template(kv.second, w)};
         continue;
       }
-      static const std::pair<const char*, SortOp> kOps[] = {
-          {"eq", SortOp::kEq}, {"beginsWith", SortOp::kBeginsWith}, {"between", SortOp::kBetween},
-          {"lt", SortOp::kLt}, {"le", SortOp::kLe}, {"gt", SortOp::kGt}, {"ge", SortOp::kGe}};
+      static const std::pair<const char*, SortOp> kOps[] = {{"eq", SortOp::kEq},
+                                                            {"beginsWith", SortOp::kBeginsWith},
+                                                            {"between", SortOp::kBetween},
+                                                            {"lt", SortOp::kLt},
+                                                            {"le", SortOp::kLe},
+                                                            {"gt", SortOp::kGt},
+                                                            {"ge", SortOp::kGe}};
       if (!kv.second.IsMap() || kv.second.size() != 1) {
         Fail(w, "expected a value or one of {eq, beginsWith, between, lt, le, gt, ge}: value");
       }
@@ -300,8 +317,9 @@ KeyConditionDef ParseKeyCondition(const TableDef& table, const IndexDef* index, 
 }
 
 AccessPattern ParsePattern(const Model& m, const YAML::Node& n, const std::string& where0) {
-  AllowOnly(n, where0, {"name", "description", "operation", "table", "index", "inputs", "keyCondition", "order",
-                        "limit", "items", "consistentRead", "entities", "rps", "accept"});
+  AllowOnly(n, where0,
+            {"name", "description", "operation", "table", "index", "inputs", "keyCondition", "order", "limit", "items",
+             "consistentRead", "entities", "rps", "accept"});
   AccessPattern p;
   if (!n["name"]) Fail(where0, "needs a name");
   p.name = Str(n["name"], where0 + ".name");
@@ -309,18 +327,24 @@ AccessPattern ParsePattern(const Model& m, const YAML::Node& n, const std::strin
   if (n["description"]) p.description = Str(n["description"], where + ".description");
   if (!n["operation"]) Fail(where, "needs an operation (GetItem, Query or Scan)");
   std::string op = Str(n["operation"], where + ".operation");
-  if (op == "GetItem") p.operation = Operation::kGetItem;
-  else if (op == "Query") p.operation = Operation::kQuery;
-  else if (op == "Scan") p.operation = Operation::kScan;
-  else Fail(where + ".operation", "must be GetItem, Query or Scan");
+  if (op == "GetItem")
+    p.operation = Operation::kGetItem;
+  else if (op == "Query")
+    p.operation = Operation::kQuery;
+  else if (op == "Scan")
+    p.operation = Operation::kScan;
+  else
+    Fail(where + ".operation", "must be GetItem, Query or Scan");
   if (!n["entities"]) Fail(where, "needs entities: the entity types it expects back");
   p.entities = StrList(n["entities"], where + ".entities");
   if (p.entities.empty()) Fail(where + ".entities", "name at least one entity");
   for (const auto& e : p.entities) {
     if (!m.FindEntity(e)) Fail(where + ".entities", "no entity named \"" + e + "\"");
   }
-  if (n["table"]) p.table = TableIndex(m, Str(n["table"], where + ".table"), where + ".table");
-  else p.table = m.FindEntity(p.entities[0])->table;
+  if (n["table"])
+    p.table = TableIndex(m, Str(n["table"], where + ".table"), where + ".table");
+  else
+    p.table = m.FindEntity(p.entities[0])->table;
   for (const auto& e : p.entities) {
     if (m.FindEntity(e)->table != p.table) Fail(where + ".entities", e + " lives in another table");
   }
@@ -395,16 +419,19 @@ Relationship ParseRelationship(const Model& m, const YAML::Node& n, const std::s
   r.between = StrList(n["between"], where + ".between");
   if (r.between.size() != 2) Fail(where + ".between", "name exactly two entities");
   if (n["edges"]) r.edges = StrList(n["edges"], where + ".edges");
-  if (r.type == "many-to-many" && r.edges.empty()) Fail(where, "a many-to-many needs edges: the entities that carry it");
+  if (r.type == "many-to-many" && r.edges.empty())
+    Fail(where, "a many-to-many needs edges: the entities that carry it");
   if (n["accept"]) r.accept = StrList(n["accept"], where + ".accept");
-  for (const auto& e : r.between) if (!m.FindEntity(e)) Fail(where + ".between", "no entity named \"" + e + "\"");
-  for (const auto& e : r.edges) if (!m.FindEntity(e)) Fail(where + ".edges", "no entity named \"" + e + "\"");
+  for (const auto& e : r.between)
+    if (!m.FindEntity(e)) Fail(where + ".between", "no entity named \"" + e + "\"");
+  for (const auto& e : r.edges)
+    if (!m.FindEntity(e)) Fail(where + ".edges", "no entity named \"" + e + "\"");
   return r;
 }
 
 Model Parse(const YAML::Node& root) {
-  AllowOnly(root, "model", {"version", "name", "description", "tables", "entities", "accessPatterns", "writes",
-                            "relationships"});
+  AllowOnly(root, "model",
+            {"version", "name", "description", "tables", "entities", "accessPatterns", "writes", "relationships"});
   Model m;
   if (!root["version"]) Fail("version", "missing (this tool reads version: 1)");
   if (Int(root["version"], "version", 0) != 1) Fail("version", "this tool reads version 1 only");
@@ -413,7 +440,8 @@ Model Parse(const YAML::Node& root) {
   if (!tables || !tables.IsSequence() || tables.size() == 0) Fail("tables", "need at least one table");
   for (size_t i = 0; i < tables.size(); ++i) {
     TableDef t = ParseTable(tables[i], "tables[" + std::to_string(i) + "]");
-    for (const auto& other : m.tables) if (other.name == t.name) Fail("tables", "table " + t.name + " defined twice");
+    for (const auto& other : m.tables)
+      if (other.name == t.name) Fail("tables", "table " + t.name + " defined twice");
     m.tables.push_back(std::move(t));
   }
   YAML::Node entities = root["entities"];
@@ -428,7 +456,8 @@ Model Parse(const YAML::Node& root) {
     if (!n.IsSequence()) Fail(field, "expected a list");
     for (size_t i = 0; i < n.size(); ++i) {
       auto x = parse(m, n[i], std::string(field) + "[" + std::to_string(i) + "]");
-      for (const auto& other : out) if (other.name == x.name) Fail(field, "\"" + x.name + "\" defined twice");
+      for (const auto& other : out)
+        if (other.name == x.name) Fail(field, "\"" + x.name + "\" defined twice");
       out.push_back(std::move(x));
     }
   };
@@ -443,7 +472,8 @@ Model Parse(const YAML::Node& root) {
 Result<Model> ParseModel(std::string_view text) {
   try {
     YAML::Node root = YAML::Load(std::string(text));
-    if (!root.IsMap()) return Status::Validation("model: expected a mapping at the top (version: 1, tables, entities, ...)");
+    if (!root.IsMap())
+      return Status::Validation("model: expected a mapping at the top (version: 1, tables, entities, ...)");
     return Parse(root);
   } catch (const ModelError& e) {
     return Status::Validation(e.message);

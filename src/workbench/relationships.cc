@@ -56,10 +56,12 @@ void CheckRelationships(CheckContext& ctx) {
         }
         if (some && !all) {
           ctx.Add("relationship.edges-written-apart", Severity::kWarning, "write", w.name,
-                  "it writes one edge of " + r.name + " but not its reverse: if the second write fails or is "
-                  "forgotten, one direction silently misses the edge",
-                  "write every edge item of " + r.name + " in this use case, in one TransactWriteItems "
-                  "(transactional: true)");
+                  "it writes one edge of " + r.name +
+                      " but not its reverse: if the second write fails or is "
+                      "forgotten, one direction silently misses the edge",
+                  "write every edge item of " + r.name +
+                      " in this use case, in one TransactWriteItems "
+                      "(transactional: true)");
         }
       }
     }
@@ -67,10 +69,13 @@ void CheckRelationships(CheckContext& ctx) {
   for (const auto& e : m.entities) {
     for (const auto& name : ctx.sizes.at(e.name).unbounded) {
       ctx.Add("relationship.unbounded-list", Severity::kWarning, "entity", e.name,
-              e.name + "." + name + " is a list embedded in the item with no maxItems: it grows with the data, every "
-              "read and write of " + e.name + " pays for all of it, and the item fails at 400 KB",
-              "store each element as its own item in " + e.name + "'s collection (same partition key, a sort-key "
-              "prefix per element type) and Query it, or declare maxItems if the list is truly bounded");
+              e.name + "." + name +
+                  " is a list embedded in the item with no maxItems: it grows with the data, every "
+                  "read and write of " +
+                  e.name + " pays for all of it, and the item fails at 400 KB",
+              "store each element as its own item in " + e.name +
+                  "'s collection (same partition key, a sort-key "
+                  "prefix per element type) and Query it, or declare maxItems if the list is truly bounded");
     }
   }
 }

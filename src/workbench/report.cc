@@ -1,9 +1,9 @@
 #include "workbench/report.h"
 
-#include <cmath>
-
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
+
+#include <cmath>
 
 #include "workbench/checks.h"
 
@@ -21,9 +21,12 @@ std::string Units(double v) { return Figure(v); }
 void Counts(const CheckReport& r, int* errors, int* warnings, int* accepted) {
   *errors = *warnings = *accepted = 0;
   for (const auto& f : r.findings) {
-    if (f.accepted) ++*accepted;
-    else if (f.severity == Severity::kError) ++*errors;
-    else if (f.severity == Severity::kWarning) ++*warnings;
+    if (f.accepted)
+      ++*accepted;
+    else if (f.severity == Severity::kError)
+      ++*errors;
+    else if (f.severity == Severity::kWarning)
+      ++*warnings;
   }
 }
 
@@ -41,10 +44,11 @@ void PrintText(const CheckReport& r, std::FILE* out) {
       std::fprintf(out, "  %s: %s %s%s\n", p.pattern.c_str(), p.operation.c_str(), target.c_str(),
                    p.fan_out > 1 ? (" x " + std::to_string(p.fan_out) + " (one per shard, merged)").c_str() : "");
       if (!p.key_condition.empty()) {
-        std::fprintf(out, "      %s %s\n", p.operation == "GetItem" ? "Key:" : "KeyConditionExpression:",
-                     p.key_condition.c_str());
+        std::fprintf(out, "      %s %s\n",
+                     p.operation == "GetItem" ? "Key:" : "KeyConditionExpression:", p.key_condition.c_str());
         std::string values;
-        for (const auto& [name, value] : p.values) values += (values.empty() ? "" : ", ") + name + " = \"" + value + "\"";
+        for (const auto& [name, value] : p.values)
+          values += (values.empty() ? "" : ", ") + name + " = \"" + value + "\"";
         std::fprintf(out, "      values: %s\n", values.c_str());
       }
       if (!p.options.empty()) {
@@ -52,10 +56,9 @@ void PrintText(const CheckReport& r, std::FILE* out) {
         for (const auto& o : p.options) opts += (opts.empty() ? "" : ", ") + o;
         std::fprintf(out, "      %s\n", opts.c_str());
       }
-      std::fprintf(out, "      reads ~%s item%s (%s expected), %s page%s, %s RCU per call", Figure(p.items_read).c_str(),
-                   p.items_read > 1 ? "s" : "",
-                   Figure(p.items_returned).c_str(), Figure(p.pages).c_str(), p.pages > 1 ? "s" : "",
-                   Units(p.rcu_per_call).c_str());
+      std::fprintf(out, "      reads ~%s item%s (%s expected), %s page%s, %s RCU per call",
+                   Figure(p.items_read).c_str(), p.items_read > 1 ? "s" : "", Figure(p.items_returned).c_str(),
+                   Figure(p.pages).c_str(), p.pages > 1 ? "s" : "", Units(p.rcu_per_call).c_str());
       if (p.rcu_per_second > 0) std::fprintf(out, ", %s RCU/s", Units(p.rcu_per_second).c_str());
       std::fprintf(out, "\n");
     }

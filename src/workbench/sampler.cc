@@ -1,12 +1,12 @@
 #include "workbench/sampler.h"
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <functional>
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "workbench/checks.h"
 
@@ -72,13 +72,15 @@ PoolIndexes Sampler::ItemIndexes(const EntityDef& e, int64_t i) {
     bool unique = Cardinality(model_, e, attr) >= e.count;
     out[attr] = unique ? i % PoolSize(e, attr) : RandomIndex(e, attr);
   };
-  for (const auto& [name, t] : e.keys) for (const auto& v : t.Variables()) choose(v);
+  for (const auto& [name, t] : e.keys)
+    for (const auto& v : t.Variables()) choose(v);
   for (const auto& a : e.attributes) choose(a.name);
   rng_ = saved;
   return out;
 }
 
-std::string Sampler::Value(const EntityDef& e, const std::string& attribute, const std::string& format, int64_t k) const {
+std::string Sampler::Value(const EntityDef& e, const std::string& attribute, const std::string& format,
+                           int64_t k) const {
   const AttributeDef* a = e.FindAttribute(attribute);
   std::string value;
   int pad = 0;
@@ -106,11 +108,14 @@ std::string Sampler::Value(const EntityDef& e, const std::string& attribute, con
   }
   if (pad > 0) {
     std::string digits = value;
-    if (digits.size() < static_cast<size_t>(pad)) digits = std::string(static_cast<size_t>(pad) - digits.size(), '0') + digits;
+    if (digits.size() < static_cast<size_t>(pad))
+      digits = std::string(static_cast<size_t>(pad) - digits.size(), '0') + digits;
     return digits.substr(digits.size() - static_cast<size_t>(pad));
   }
-  if (format == "lower") for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (format == "upper") for (char& c : value) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (format == "lower")
+    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (format == "upper")
+    for (char& c : value) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return value;
 }
 
@@ -158,8 +163,14 @@ std::string Sampler::ItemJson(const EntityDef& e, const PoolIndexes& indexes) co
     int64_t n = a.items > 0 ? a.items : (a.max_items ? std::min<int64_t>(*a.max_items, 3) : 3);
     std::string element(static_cast<size_t>(std::clamp<int64_t>(a.item_size > 0 ? a.item_size : 8, 1, 1000)), 'x');
     switch (a.kind) {
-      case AttrKind::kNumber: w.Key("N"); w.String(v.c_str()); break;
-      case AttrKind::kBoolean: w.Key("BOOL"); w.Bool(v == "true"); break;
+      case AttrKind::kNumber:
+        w.Key("N");
+        w.String(v.c_str());
+        break;
+      case AttrKind::kBoolean:
+        w.Key("BOOL");
+        w.Bool(v == "true");
+        break;
       case AttrKind::kTimestamp:
         w.Key(a.format == "epoch" || a.format == "epoch-ms" ? "N" : "S");
         w.String(v.c_str());
@@ -187,7 +198,8 @@ std::string Sampler::ItemJson(const EntityDef& e, const PoolIndexes& indexes) co
         w.Key("v");
         w.StartObject();
         w.Key("S");
-        w.String(std::string(static_cast<size_t>(std::clamp<int64_t>(a.size > 0 ? a.size : 16, 1, 350000)), 'm').c_str());
+        w.String(
+            std::string(static_cast<size_t>(std::clamp<int64_t>(a.size > 0 ? a.size : 16, 1, 350000)), 'm').c_str());
         w.EndObject();
         w.EndObject();
         break;

@@ -30,9 +30,12 @@ AttributeValue ValueOf(const AttributeDef& a, bool largest) {
   }
   int64_t item_size = a.item_size > 0 ? a.item_size : 16;
   switch (a.kind) {
-    case AttrKind::kNumber: return NumberOfDigits(a.shards > 0 ? 2 : (a.digits > 0 ? a.digits : 6));
-    case AttrKind::kBoolean: return AttributeValue::Bool(true);
-    case AttrKind::kBinary: return AttributeValue::B(std::string(static_cast<size_t>(size), 'b'));
+    case AttrKind::kNumber:
+      return NumberOfDigits(a.shards > 0 ? 2 : (a.digits > 0 ? a.digits : 6));
+    case AttrKind::kBoolean:
+      return AttributeValue::Bool(true);
+    case AttrKind::kBinary:
+      return AttributeValue::B(std::string(static_cast<size_t>(size), 'b'));
     case AttrKind::kTimestamp:
       if (a.format == "epoch") return NumberOfDigits(10);
       if (a.format == "epoch-ms") return NumberOfDigits(13);
@@ -46,7 +49,8 @@ AttributeValue ValueOf(const AttributeDef& a, bool largest) {
       return AttributeValue::L(std::move(l));
     }
     case AttrKind::kSet: {
-      std::vector<std::string> s(static_cast<size_t>(Elements(a, largest)), std::string(static_cast<size_t>(item_size), 's'));
+      std::vector<std::string> s(static_cast<size_t>(Elements(a, largest)),
+                                 std::string(static_cast<size_t>(item_size), 's'));
       return AttributeValue::SS(std::move(s));
     }
     case AttrKind::kMap: {
@@ -54,13 +58,15 @@ AttributeValue ValueOf(const AttributeDef& a, bool largest) {
       AttributeValue::Map m;
       if (a.items > 0 || a.max_items) {
         int64_t n = Elements(a, largest);
-        for (int64_t i = 0; i < n; ++i) m["k" + std::to_string(i)] = AttributeValue::S(std::string(static_cast<size_t>(item_size), 'm'));
+        for (int64_t i = 0; i < n; ++i)
+          m["k" + std::to_string(i)] = AttributeValue::S(std::string(static_cast<size_t>(item_size), 'm'));
       } else {
         m["v"] = AttributeValue::S(std::string(static_cast<size_t>(std::max<int64_t>(1, size - 1)), 'm'));
       }
       return AttributeValue::M(std::move(m));
     }
-    case AttrKind::kString: break;
+    case AttrKind::kString:
+      break;
   }
   return AttributeValue::S(std::string(static_cast<size_t>(size), 's'));
 }
@@ -102,8 +108,8 @@ ModelSizes EstimateSizes(const Model& model) {
     s.typical = ItemSize(typical);
     s.largest = ItemSize(BuildItem(e, table, true));
     for (const auto& a : e.attributes) {
-      bool container = a.kind == AttrKind::kList || a.kind == AttrKind::kSet ||
-                       (a.kind == AttrKind::kMap && a.items > 0);
+      bool container =
+          a.kind == AttrKind::kList || a.kind == AttrKind::kSet || (a.kind == AttrKind::kMap && a.items > 0);
       if (container && !a.max_items) s.unbounded.push_back(a.name);
     }
     for (const auto& index : table.indexes) {
@@ -119,7 +125,8 @@ ModelSizes EstimateSizes(const Model& model) {
       std::vector<std::string> names{table.partition_key.name, index.partition_key.name};
       if (table.sort_key) names.push_back(table.sort_key->name);
       if (index.sort_key) names.push_back(index.sort_key->name);
-      if (index.projection == ProjectionKind::kInclude) names.insert(names.end(), index.include.begin(), index.include.end());
+      if (index.projection == ProjectionKind::kInclude)
+        names.insert(names.end(), index.include.begin(), index.include.end());
       Item projected;
       for (const auto& n : names) {
         auto it = typical.find(n);

@@ -56,8 +56,8 @@ TEST(AccessPatterns, ScanIsAnError) {
   EXPECT_EQ(f->severity, Severity::kError);
   EXPECT_EQ(f->subject, "allOrders");
   EXPECT_TRUE(bad.Failed());
-  auto accepted = CheckYaml(kTable +
-                            "accessPatterns: [{name: allOrders, operation: Scan, entities: [Order], accept: [pattern.scan]}]\n");
+  auto accepted = CheckYaml(
+      kTable + "accessPatterns: [{name: allOrders, operation: Scan, entities: [Order], accept: [pattern.scan]}]\n");
   EXPECT_FALSE(accepted.Failed()) << Codes(accepted);
   EXPECT_TRUE(FindCode(accepted, "pattern.scan")->accepted);
 }
@@ -103,9 +103,11 @@ accessPatterns:
 }
 
 TEST(AccessPatterns, SparseIndexMissesEntitiesWithoutItsKeys) {
-  auto bad = CheckYaml(kTable + "accessPatterns: [{name: p, operation: Query, index: GSI1, inputs: [email], entities: [Order]}]\n");
+  auto bad = CheckYaml(
+      kTable + "accessPatterns: [{name: p, operation: Query, index: GSI1, inputs: [email], entities: [Order]}]\n");
   ASSERT_NE(FindCode(bad, "pattern.entity-not-in-index"), nullptr) << Codes(bad);
-  auto get_on_index = CheckYaml(kTable + "accessPatterns: [{name: p, operation: GetItem, index: GSI1, inputs: [email], entities: [Customer]}]\n");
+  auto get_on_index = CheckYaml(
+      kTable + "accessPatterns: [{name: p, operation: GetItem, index: GSI1, inputs: [email], entities: [Customer]}]\n");
   ASSERT_NE(FindCode(get_on_index, "pattern.get-on-index"), nullptr) << Codes(get_on_index);
 }
 
@@ -122,8 +124,9 @@ accessPatterns: [{name: both, operation: Query, inputs: [id], entities: [A, B]}]
 }
 
 TEST(AccessPatterns, ConsistentReadOnAGlobalIndex) {
-  auto bad = CheckYaml(kTable + "accessPatterns: [{name: p, operation: Query, index: GSI1, inputs: [email], "
-                                "entities: [Customer], consistentRead: true}]\n");
+  auto bad = CheckYaml(kTable +
+                       "accessPatterns: [{name: p, operation: Query, index: GSI1, inputs: [email], "
+                       "entities: [Customer], consistentRead: true}]\n");
   ASSERT_NE(FindCode(bad, "pattern.consistent-read-on-gsi"), nullptr) << Codes(bad);
 }
 

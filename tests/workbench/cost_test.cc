@@ -21,15 +21,18 @@ tables:
     partitionKey: PK
     sortKey: SK
     globalSecondaryIndexes: [{name: G, partitionKey: GPK, projection: KEYS_ONLY}]
-)" + lsi + R"(
+)" + lsi +
+         R"(
 entities:
   A:
-    count: )" + count + R"(
+    count: )" +
+         count + R"(
     keys: {PK: "A#{id}", SK: "ITEM#{n}", GPK: "G#{n}"}
     attributes:
       id: {type: string, length: 10, cardinality: 10}
       n: {type: string, length: 4}
-      data: {type: string, size: )" + data_size + R"(}
+      data: {type: string, size: )" +
+         data_size + R"(}
 )" + rest;
 }
 
@@ -70,10 +73,12 @@ writes:
 }
 
 TEST(Cost, PaginatedQuery) {
-  auto bad = CheckYaml(Model("1000000", "1000", "accessPatterns: [{name: all, operation: Query, inputs: [id], entities: [A]}]\n"));
+  auto bad = CheckYaml(
+      Model("1000000", "1000", "accessPatterns: [{name: all, operation: Query, inputs: [id], entities: [A]}]\n"));
   ASSERT_NE(FindCode(bad, "cost.paginated"), nullptr) << Codes(bad);
   EXPECT_GT(FindPlan(bad, "all")->pages, 100);
-  auto good = CheckYaml(Model("1000000", "1000", "accessPatterns: [{name: all, operation: Query, inputs: [id], entities: [A], limit: 50}]\n"));
+  auto good = CheckYaml(Model(
+      "1000000", "1000", "accessPatterns: [{name: all, operation: Query, inputs: [id], entities: [A], limit: 50}]\n"));
   EXPECT_EQ(FindCode(good, "cost.paginated"), nullptr) << Codes(good);
 }
 

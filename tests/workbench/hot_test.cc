@@ -20,11 +20,13 @@ tables:
 entities:
   Order:
     count: 100000000
-    keys: {PK: "ORDER#{orderId}", SK: "ORDER", GSI1PK: ")" + gsi_pk + R"(", GSI1SK: "{createdAt:iso8601}"}
+    keys: {PK: "ORDER#{orderId}", SK: "ORDER", GSI1PK: ")" +
+         gsi_pk + R"(", GSI1SK: "{createdAt:iso8601}"}
     attributes:
       shard: {type: number, shards: 4}
 writes:
-  - {name: placeOrder, rps: )" + rps + ", items: [Order]}\n";
+  - {name: placeOrder, rps: )" +
+         rps + ", items: [Order]}\n";
 }
 
 TEST(HotPartitions, StaticGsiKeyOverTheWriteCeiling) {

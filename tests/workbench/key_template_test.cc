@@ -75,9 +75,9 @@ TEST(Language, IntersectionIsExactForTemplates) {
   EXPECT_TRUE(Meet("ORDER", "ORDERITEM#{id}", true));    // without it the prefix bleeds
   EXPECT_TRUE(Meet("MODULE#", "MODULE#{m}#LESSON#{l}", true));
   EXPECT_FALSE(Meet("MODULE#{m}#", "MODULE#{x}", true));  // ids have no '#'
-  EXPECT_TRUE(Meet("{a}", "{b}#{c}") == false);         // '#' only from a literal
+  EXPECT_TRUE(Meet("{a}", "{b}#{c}") == false);           // '#' only from a literal
   EXPECT_TRUE(Meet("{a}#{b}", "X#Y"));
-  EXPECT_FALSE(Meet("T#{t:iso8601}", "T#2024"));         // iso8601 is 20 characters
+  EXPECT_FALSE(Meet("T#{t:iso8601}", "T#2024"));  // iso8601 is 20 characters
   EXPECT_TRUE(Meet("T#{t:iso8601}", "T#2024-01-15T10:00:00Z"));
   EXPECT_FALSE(Meet("R#{rating:pad4}", "R#12345"));
   EXPECT_TRUE(Meet("R#{rating}", "R#12345"));

@@ -17,7 +17,8 @@ entities:
   Order:
     keys: {PK: "CUSTOMER#{customerId}", SK: "ORDER#{orderId}"}
   OrderItem:
-    keys: {PK: "CUSTOMER#{customerId}", SK: ")" + item_sk + R"("}
+    keys: {PK: "CUSTOMER#{customerId}", SK: ")" +
+         item_sk + R"("}
 accessPatterns:
 )" + pattern;
 }

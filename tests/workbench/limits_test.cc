@@ -25,7 +25,8 @@ std::string Table(int gsis, int lsis, int include) {
   }
   if (lsis) {
     y += "    localSecondaryIndexes:\n";
-    for (int i = 0; i < lsis; ++i) y += "      - {name: L" + std::to_string(i) + ", sortKey: L" + std::to_string(i) + "SK}\n";
+    for (int i = 0; i < lsis; ++i)
+      y += "      - {name: L" + std::to_string(i) + ", sortKey: L" + std::to_string(i) + "SK}\n";
   }
   return y + "entities:\n  A: {keys: {PK: \"A#{id}\", SK: \"A\"}}\n";
 }

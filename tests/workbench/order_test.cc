@@ -9,16 +9,20 @@ using testing::CheckYaml;
 using testing::Codes;
 using testing::FindCode;
 
-std::string Board(const std::string& sk, const std::string& attrs, const std::string& extra = "order: desc, limit: 10") {
+std::string Board(const std::string& sk, const std::string& attrs,
+                  const std::string& extra = "order: desc, limit: 10") {
   return R"(
 version: 1
 tables: [{name: T, partitionKey: PK, sortKey: SK}]
 entities:
   Score:
-    keys: {PK: "GAME#{gameId}", SK: ")" + sk + R"("}
-    attributes: {)" + attrs + R"(}
+    keys: {PK: "GAME#{gameId}", SK: ")" +
+         sk + R"("}
+    attributes: {)" +
+         attrs + R"(}
 accessPatterns:
-  - {name: top, operation: Query, inputs: [gameId], entities: [Score], )" + extra + "}\n";
+  - {name: top, operation: Query, inputs: [gameId], entities: [Score], )" +
+         extra + "}\n";
 }
 
 TEST(SortOrder, NumbersMustBeZeroPadded) {

@@ -89,11 +89,13 @@ TEST(ModelParser, NamesThePlaceOfEachError) {
               "entities[A].keys.XPK: not a key attribute of table T");
   ExpectError(table + "entities: {A: {kees: {}}}\n", "unknown field \"kees\"");
   ExpectError(table + "entities: {A: {keys: {PK: \"A#{id\", SK: \"B\"}}}\n", "entities[A].keys.PK: template");
-  ExpectError(table + "entities: {A: {keys: {PK: A, SK: B}}}\naccessPatterns: [{name: p, operation: Query, "
-                      "index: GSI9, entities: [A]}]\n",
+  ExpectError(table +
+                  "entities: {A: {keys: {PK: A, SK: B}}}\naccessPatterns: [{name: p, operation: Query, "
+                  "index: GSI9, entities: [A]}]\n",
               "accessPatterns[p].index: table T has no index \"GSI9\"");
-  ExpectError(table + "entities: {A: {keys: {PK: A, SK: B}}}\naccessPatterns: [{name: p, operation: Query, "
-                      "entities: [B]}]\n",
+  ExpectError(table +
+                  "entities: {A: {keys: {PK: A, SK: B}}}\naccessPatterns: [{name: p, operation: Query, "
+                  "entities: [B]}]\n",
               "no entity named \"B\"");
   ExpectError(table + "entities: {A: {keys: {PK: A, SK: B}, attributes: {n: {type: integer}}}}\n",
               "unknown type \"integer\"");

@@ -63,11 +63,14 @@ writes:
 }
 
 TEST(Relationships, UnboundedListEmbeddedInAnItem) {
-  auto bad = CheckYaml(kBase + "  Team: {keys: {PK: \"TEAM#{teamId}\", SK: T}, attributes: {memberIds: {type: list, itemSize: 12}}}\n");
+  auto bad = CheckYaml(
+      kBase + "  Team: {keys: {PK: \"TEAM#{teamId}\", SK: T}, attributes: {memberIds: {type: list, itemSize: 12}}}\n");
   const Finding* f = FindCode(bad, "relationship.unbounded-list");
   ASSERT_NE(f, nullptr) << Codes(bad);
   EXPECT_EQ(f->subject, "Team");
-  auto good = CheckYaml(kBase + "  Team: {keys: {PK: \"TEAM#{teamId}\", SK: T}, attributes: {adminIds: {type: list, maxItems: 5, itemSize: 12}}}\n");
+  auto good = CheckYaml(kBase +
+                        "  Team: {keys: {PK: \"TEAM#{teamId}\", SK: T}, attributes: {adminIds: {type: list, maxItems: "
+                        "5, itemSize: 12}}}\n");
   EXPECT_EQ(FindCode(good, "relationship.unbounded-list"), nullptr) << Codes(good);
 }
 

@@ -48,7 +48,7 @@ entities:
   const EntityDef& user = *model->FindEntity("User");
   const EntityDef& post = *model->FindEntity("Post");
   EXPECT_EQ(a.Items(post), 2000);
-  EXPECT_EQ(a.Items(user), 20);             // 1,000 x 2,000 / 100,000
+  EXPECT_EQ(a.Items(user), 20);               // 1,000 x 2,000 / 100,000
   EXPECT_EQ(a.PoolSize(post, "userId"), 20);  // posts point at the seeded users
   EXPECT_EQ(a.PoolSize(post, "kind"), 3);     // small enumerations stay whole
   Sampler b(*model, 2000, 0, 11);

@@ -18,7 +18,8 @@ inline CheckReport CheckYaml(const std::string& yaml) {
 }
 
 inline const Finding* FindCode(const CheckReport& r, const std::string& code) {
-  for (const auto& f : r.findings) if (f.code == code) return &f;
+  for (const auto& f : r.findings)
+    if (f.code == code) return &f;
   return nullptr;
 }
 
@@ -29,7 +30,8 @@ inline std::string Codes(const CheckReport& r) {
 }
 
 inline const PatternPlan* FindPlan(const CheckReport& r, const std::string& name) {
-  for (const auto& p : r.patterns) if (p.pattern == name) return &p;
+  for (const auto& p : r.patterns)
+    if (p.pattern == name) return &p;
   return nullptr;
 }
 
