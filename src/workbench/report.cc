@@ -42,7 +42,10 @@ void PrintText(const CheckReport& r, std::FILE* out) {
       std::fprintf(out, "  %s: NOT SERVED (%s on %s)\n", p.pattern.c_str(), p.operation.c_str(), target.c_str());
     } else {
       std::fprintf(out, "  %s: %s %s%s\n", p.pattern.c_str(), p.operation.c_str(), target.c_str(),
-                   p.fan_out > 1 ? (" x " + std::to_string(p.fan_out) + " (one per shard, merged)").c_str() : "");
+                   p.fan_out > 1 ? (" x " + std::to_string(p.fan_out) + " (one per value of {" + p.shard_variables[0] +
+                                    "} 0.." + std::to_string(p.fan_out - 1) + ", merged)")
+                                       .c_str()
+                                 : "");
       if (!p.key_condition.empty()) {
         std::fprintf(out, "      %s %s\n",
                      p.operation == "GetItem" ? "Key:" : "KeyConditionExpression:", p.key_condition.c_str());
@@ -56,9 +59,12 @@ void PrintText(const CheckReport& r, std::FILE* out) {
         for (const auto& o : p.options) opts += (opts.empty() ? "" : ", ") + o;
         std::fprintf(out, "      %s\n", opts.c_str());
       }
-      std::fprintf(out, "      reads ~%s item%s (%s expected), %s page%s, %s RCU per call",
-                   Figure(p.items_read).c_str(), p.items_read > 1 ? "s" : "", Figure(p.items_returned).c_str(),
-                   Figure(p.pages).c_str(), p.pages > 1 ? "s" : "", Units(p.rcu_per_call).c_str());
+      std::string wanted = p.items_returned + 0.5 < p.items_read
+                               ? ", ~" + Figure(p.items_returned) + " of them wanted"
+                               : "";
+      std::fprintf(out, "      cost: ~%s item%s read%s, %s page%s, %s RCU per call", Figure(p.items_read).c_str(),
+                   p.items_read > 1 ? "s" : "", wanted.c_str(), Figure(p.pages).c_str(), p.pages > 1 ? "s" : "",
+                   Units(p.rcu_per_call).c_str());
       if (p.rcu_per_second > 0) std::fprintf(out, ", %s RCU/s", Units(p.rcu_per_second).c_str());
       std::fprintf(out, "\n");
     }
