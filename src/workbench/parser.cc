@@ -43,8 +43,9 @@ double Num(const YAML::Node& n, const std::string& where, double min = 0) {
   return v;
 }
 
-int64_t Int(const YAML::Node& n, const std::string& where, int64_t min = 0) {
+int64_t Int(const YAML::Node& n, const std::string& where, int64_t min = 0, int64_t max = int64_t{1} << 50) {
   double v = Num(n, where, static_cast<double>(min));
+  if (v > static_cast<double>(max)) Fail(where, "must be at most " + std::to_string(max));
   if (v != static_cast<double>(static_cast<int64_t>(v))) Fail(where, "expected a whole number");
   return static_cast<int64_t>(v);
 }
@@ -175,15 +176,17 @@ AttributeDef ParseAttribute(const std::string& name, const YAML::Node& n, const 
              "case", "chars", "maxItems", "items", "itemSize", "unbounded"});
   if (!n["type"]) Fail(where, "needs a type");
   a.kind = Kind(Str(n["type"], where + ".type"), where + ".type");
-  if (n["size"]) a.size = Int(n["size"], where + ".size", 1);
-  if (n["maxSize"]) a.max_size = Int(n["maxSize"], where + ".maxSize", 1);
-  if (n["digits"]) a.digits = Int(n["digits"], where + ".digits", 1);
-  if (n["length"]) a.length = Int(n["length"], where + ".length", 1);
+  // Sizes past 1 MB cannot be one item (400 KB): they are refused rather than modelled.
+  constexpr int64_t kMaxBytes = 1 << 20;
+  if (n["size"]) a.size = Int(n["size"], where + ".size", 1, kMaxBytes);
+  if (n["maxSize"]) a.max_size = Int(n["maxSize"], where + ".maxSize", 1, kMaxBytes);
+  if (n["digits"]) a.digits = Int(n["digits"], where + ".digits", 1, 38);
+  if (n["length"]) a.length = Int(n["length"], where + ".length", 1, kMaxBytes);
   if (n["cardinality"]) a.cardinality = Int(n["cardinality"], where + ".cardinality", 1);
   if (n["values"]) a.values = StrList(n["values"], where + ".values");
   if (n["shards"]) {
     if (a.kind != AttrKind::kNumber) Fail(where + ".shards", "a shard suffix is a number attribute");
-    a.shards = Int(n["shards"], where + ".shards", 2);
+    a.shards = Int(n["shards"], where + ".shards", 2, 100000);
   }
   if (n["format"]) {
     a.format = Str(n["format"], where + ".format");
@@ -203,9 +206,9 @@ AttributeDef ParseAttribute(const std::string& name, const YAML::Node& n, const 
     if (chars != "any" && chars != "no-hash") Fail(where + ".chars", "must be any or no-hash");
     a.any_chars = chars == "any";
   }
-  if (n["maxItems"]) a.max_items = Int(n["maxItems"], where + ".maxItems", 1);
-  if (n["items"]) a.items = Int(n["items"], where + ".items", 0);
-  if (n["itemSize"]) a.item_size = Int(n["itemSize"], where + ".itemSize", 1);
+  if (n["maxItems"]) a.max_items = Int(n["maxItems"], where + ".maxItems", 1, kMaxBytes);
+  if (n["items"]) a.items = Int(n["items"], where + ".items", 0, kMaxBytes);
+  if (n["itemSize"]) a.item_size = Int(n["itemSize"], where + ".itemSize", 1, kMaxBytes);
   if (n["unbounded"] && Bool(n["unbounded"], where + ".unbounded") && a.max_items) {
     Fail(where, "unbounded and maxItems exclude each other");
   }

@@ -43,28 +43,10 @@ AttributeValue ValueOf(const AttributeDef& a, bool largest) {
       if (a.format == "iso8601-offset") return AttributeValue::S(std::string(25, 't'));
       if (a.format == "iso8601ms") return AttributeValue::S(std::string(24, 't'));
       return AttributeValue::S(std::string(20, 't'));
-    case AttrKind::kList: {
-      AttributeValue::List l(static_cast<size_t>(Elements(a, largest)),
-                             AttributeValue::S(std::string(static_cast<size_t>(item_size), 'l')));
-      return AttributeValue::L(std::move(l));
-    }
-    case AttrKind::kSet: {
-      std::vector<std::string> s(static_cast<size_t>(Elements(a, largest)),
-                                 std::string(static_cast<size_t>(item_size), 's'));
-      return AttributeValue::SS(std::move(s));
-    }
-    case AttrKind::kMap: {
-      // `size` is the whole map's payload; with element counts, one entry per element.
-      AttributeValue::Map m;
-      if (a.items > 0 || a.max_items) {
-        int64_t n = Elements(a, largest);
-        for (int64_t i = 0; i < n; ++i)
-          m["k" + std::to_string(i)] = AttributeValue::S(std::string(static_cast<size_t>(item_size), 'm'));
-      } else {
-        m["v"] = AttributeValue::S(std::string(static_cast<size_t>(std::max<int64_t>(1, size - 1)), 'm'));
-      }
-      return AttributeValue::M(std::move(m));
-    }
+    case AttrKind::kList:
+    case AttrKind::kSet:
+    case AttrKind::kMap:
+      break;  // containers: ContainerSize
     case AttrKind::kString:
       break;
   }
@@ -90,11 +72,50 @@ const KeyAttribute* FindKey(const TableDef& t, const std::string& name) {
   return nullptr;
 }
 
-Item BuildItem(const EntityDef& e, const TableDef& table, bool largest) {
+bool Container(const AttributeDef& a) {
+  return a.kind == AttrKind::kList || a.kind == AttrKind::kSet || a.kind == AttrKind::kMap;
+}
+
+// A container's size by DynamoDB's rules (model/attribute_value.cc): its equal elements measured
+// once and counted n times rather than built, since a declared list may hold a million of them.
+size_t ContainerSize(const AttributeDef& a, bool largest) {
+  size_t n = static_cast<size_t>(Elements(a, largest));
+  size_t each =
+      AttributeValueSize(AttributeValue::S(std::string(static_cast<size_t>(a.item_size > 0 ? a.item_size : 16), 'e')));
+  if (a.kind == AttrKind::kList) return 3 + n * (1 + each);
+  if (a.kind == AttrKind::kSet) return n * each;
+  if (a.items > 0 || a.max_items) {  // a map of n entries "k0".."k<n-1>"
+    size_t names = 0;
+    for (size_t i = 0; i < n; ++i) names += 1 + std::to_string(i).size();
+    return 3 + n * (1 + each) + names;
+  }
+  int64_t size = a.size > 0 ? a.size : 16;
+  if (largest && a.max_size > 0) size = a.max_size;
+  AttributeValue::Map m;
+  m["v"] = AttributeValue::S(std::string(static_cast<size_t>(std::max<int64_t>(1, size - 1)), 'm'));
+  return AttributeValueSize(AttributeValue::M(std::move(m)));
+}
+
+// The item without its containers; the containers' bytes (name + value) go to *containers.
+Item BuildItem(const EntityDef& e, const TableDef& table, bool largest, std::map<std::string, size_t>* containers) {
   Item item;
-  for (const auto& a : e.attributes) item[a.name] = ValueOf(a, largest);
-  for (const auto& [name, t] : e.keys) item[name] = KeyValue(e, FindKey(table, name), t);
+  for (const auto& a : e.attributes) {
+    if (Container(a))
+      (*containers)[a.name] = a.name.size() + ContainerSize(a, largest);
+    else
+      item[a.name] = ValueOf(a, largest);
+  }
+  for (const auto& [name, t] : e.keys) {
+    item[name] = KeyValue(e, FindKey(table, name), t);
+    containers->erase(name);
+  }
   return item;
+}
+
+size_t Total(const Item& item, const std::map<std::string, size_t>& containers) {
+  size_t size = ItemSize(item);
+  for (const auto& [name, bytes] : containers) size += bytes;
+  return size;
 }
 
 }  // namespace
@@ -104,9 +125,10 @@ ModelSizes EstimateSizes(const Model& model) {
   for (const auto& e : model.entities) {
     const TableDef& table = model.tables[e.table];
     EntitySizes s;
-    Item typical = BuildItem(e, table, false);
-    s.typical = ItemSize(typical);
-    s.largest = ItemSize(BuildItem(e, table, true));
+    std::map<std::string, size_t> typical_containers, largest_containers;
+    Item typical = BuildItem(e, table, false, &typical_containers);
+    s.typical = Total(typical, typical_containers);
+    s.largest = Total(BuildItem(e, table, true, &largest_containers), largest_containers);
     for (const auto& a : e.attributes) {
       bool container =
           a.kind == AttrKind::kList || a.kind == AttrKind::kSet || (a.kind == AttrKind::kMap && a.items > 0);
@@ -128,11 +150,12 @@ ModelSizes EstimateSizes(const Model& model) {
       if (index.projection == ProjectionKind::kInclude)
         names.insert(names.end(), index.include.begin(), index.include.end());
       Item projected;
+      std::map<std::string, size_t> projected_containers;
       for (const auto& n : names) {
-        auto it = typical.find(n);
-        if (it != typical.end()) projected[n] = it->second;
+        if (auto it = typical.find(n); it != typical.end()) projected[n] = it->second;
+        if (auto it = typical_containers.find(n); it != typical_containers.end()) projected_containers[n] = it->second;
       }
-      s.index_entry[index.name] = ItemSize(projected);
+      s.index_entry[index.name] = Total(projected, projected_containers);
     }
     out[e.name] = std::move(s);
   }
