@@ -7,9 +7,12 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/model_server.h"
 #include "workbench/check.h"
+#include "workbench/checks.h"
+#include "workbench/diff.h"
 #include "workbench/parser.h"
 #include "workbench/report.h"
 
@@ -20,6 +23,7 @@ int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable model: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable model check FILE [--json]\n"
+               "       monotable model diff OLD NEW [--json]\n"
                "       monotable model apply FILE --endpoint URL\n"
                "       monotable model seed FILE --endpoint URL [--items N] [--skew S] [--seed N]\n"
                "       monotable model verify FILE --endpoint URL [--items N] [--skew S] [--seed N] [--samples N]\n"
@@ -28,6 +32,8 @@ int Usage(const char* message) {
                "          or why none can; costs, hot partitions, key and order hazards, limits\n"
                "          (exit 0: no error, 1: errors found, 2: unreadable or invalid model)\n"
                "  --json  the report as JSON (stable finding codes, severities, fixes)\n"
+               "  diff    what changes from OLD to NEW: tables and indexes to add, remove or rebuild, items\n"
+               "          to rewrite or backfill, access patterns that break or change (exit 1: one breaks)\n"
                "  apply   create the model's tables and indexes on a DynamoDB endpoint (unsigned requests)\n"
                "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
                "          2000), the others in proportion; --skew favours some keys\n"
@@ -86,6 +92,70 @@ int Check(int argc, char** argv) {
   return report.Failed() ? 1 : 0;
 }
 
+int Diff(int argc, char** argv) {
+  std::vector<std::string> files;
+  bool json = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--json")
+      json = true;
+    else if (!arg.empty() && arg[0] == '-')
+      return Usage(("unknown option " + std::string(arg)).c_str());
+    else
+      files.emplace_back(arg);
+  }
+  if (files.size() != 2) return Usage("diff needs two model files: OLD NEW");
+  std::vector<workbench::Model> models;
+  for (const auto& f : files) {
+    auto m = workbench::LoadModelFile(f);
+    if (!m.ok()) {
+      std::fprintf(stderr, "monotable model diff: %s: %s\n", f.c_str(), m.status().message().c_str());
+      return 2;
+    }
+    models.push_back(std::move(m).value());
+  }
+  workbench::ModelDiff diff = workbench::DiffModels(models[0], models[1]);
+  int breaking = 0;
+  for (const auto& e : diff.entries) breaking += e.change == "breaks" || e.change == "fails";
+  if (json) {
+    rapidjson::StringBuffer b;
+    rapidjson::Writer<rapidjson::StringBuffer> w(b);
+    w.StartObject();
+    w.Key("breaking");
+    w.Int(breaking);
+    w.Key("changes");
+    w.StartArray();
+    for (const auto& e : diff.entries) {
+      w.StartObject();
+      for (const auto& [k, v] : {std::pair<const char*, const std::string*>{"kind", &e.kind},
+                                 {"subject", &e.subject},
+                                 {"change", &e.change},
+                                 {"detail", &e.detail}}) {
+        w.Key(k);
+        w.String(v->c_str());
+      }
+      if (e.items > 0) {
+        w.Key("items");
+        w.Double(e.items);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    std::printf("%s\n", b.GetString());
+  } else {
+    std::printf("model diff %s -> %s\n", files[0].c_str(), files[1].c_str());
+    for (const auto& e : diff.entries) {
+      std::string items = e.items > 0 ? " (" + workbench::Figure(e.items) + " items)" : "";
+      std::printf("  %s %s: %s%s%s%s\n", e.kind.c_str(), e.subject.c_str(), e.change.c_str(), items.c_str(),
+                  e.detail.empty() ? "" : ": ", e.detail.c_str());
+    }
+    if (diff.entries.empty()) std::printf("  no change\n");
+    std::printf("\n%d breaking change%s: %s\n", breaking, breaking == 1 ? "" : "s", breaking ? "FAILED" : "OK");
+  }
+  return breaking ? 1 : 0;
+}
+
 int Server(const std::string& sub, int argc, char** argv) {
   std::string file, endpoint;
   ServerOptions options;
@@ -134,6 +204,7 @@ int RunModelCommand(int argc, char** argv) {
   if (argc < 1) return Usage("missing subcommand");
   std::string_view sub = argv[0];
   if (sub == "check") return Check(argc - 1, argv + 1);
+  if (sub == "diff") return Diff(argc - 1, argv + 1);
   if (sub == "apply" || sub == "seed" || sub == "verify") return Server(std::string(sub), argc - 1, argv + 1);
   if (sub == "--help" || sub == "-h" || sub == "help") {
     Usage(nullptr);
