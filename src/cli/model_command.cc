@@ -13,6 +13,7 @@
 #include "workbench/check.h"
 #include "workbench/checks.h"
 #include "workbench/diff.h"
+#include "workbench/export.h"
 #include "workbench/parser.h"
 #include "workbench/report.h"
 
@@ -24,6 +25,7 @@ int Usage(const char* message) {
   std::fprintf(stderr,
                "usage: monotable model check FILE [--json]\n"
                "       monotable model diff OLD NEW [--json]\n"
+               "       monotable model export FILE --format cloudformation|terraform|cdk\n"
                "       monotable model apply FILE --endpoint URL\n"
                "       monotable model seed FILE --endpoint URL [--items N] [--skew S] [--seed N]\n"
                "       monotable model verify FILE --endpoint URL [--items N] [--skew S] [--seed N] [--samples N]\n"
@@ -34,6 +36,7 @@ int Usage(const char* message) {
                "  --json  the report as JSON (stable finding codes, severities, fixes)\n"
                "  diff    what changes from OLD to NEW: tables and indexes to add, remove or rebuild, items\n"
                "          to rewrite or backfill, access patterns that break or change (exit 1: one breaks)\n"
+               "  export  the tables and indexes as a CloudFormation template, Terraform or a CDK TableV2 construct\n"
                "  apply   create the model's tables and indexes on a DynamoDB endpoint (unsigned requests)\n"
                "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
                "          2000), the others in proportion; --skew favours some keys\n"
@@ -156,6 +159,29 @@ int Diff(int argc, char** argv) {
   return breaking ? 1 : 0;
 }
 
+int Export(int argc, char** argv) {
+  std::string file, format;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--format" && i + 1 < argc)
+      format = argv[++i];
+    else if (!arg.empty() && arg[0] != '-' && file.empty())
+      file = arg;
+    else
+      return Usage(("bad argument " + std::string(arg)).c_str());
+  }
+  if (file.empty() || format.empty()) return Usage("export needs a model file and --format");
+  auto model = workbench::LoadModelFile(file);
+  if (!model.ok()) {
+    std::fprintf(stderr, "monotable model export: %s: %s\n", file.c_str(), model.status().message().c_str());
+    return 2;
+  }
+  auto text = workbench::ExportModel(*model, format);
+  if (!text.ok()) return Usage(text.status().message().c_str());
+  std::fwrite(text->data(), 1, text->size(), stdout);
+  return 0;
+}
+
 int Server(const std::string& sub, int argc, char** argv) {
   std::string file, endpoint;
   ServerOptions options;
@@ -205,6 +231,7 @@ int RunModelCommand(int argc, char** argv) {
   std::string_view sub = argv[0];
   if (sub == "check") return Check(argc - 1, argv + 1);
   if (sub == "diff") return Diff(argc - 1, argv + 1);
+  if (sub == "export") return Export(argc - 1, argv + 1);
   if (sub == "apply" || sub == "seed" || sub == "verify") return Server(std::string(sub), argc - 1, argv + 1);
   if (sub == "--help" || sub == "-h" || sub == "help") {
     Usage(nullptr);
