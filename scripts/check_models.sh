@@ -30,6 +30,17 @@ for model in "$root"/tests/workbench/models/*.yaml; do
     failed=$((failed + 1))
   fi
 done
+# JSON is read as well as YAML: the blog example converted to JSON gives the same report.
+json_model=$(mktemp --suffix=.json)
+/usr/bin/python3 -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), open(sys.argv[2], "w"), indent=2)' \
+  "$root/examples/models/blog.yaml" "$json_model"
+if [ "$("$bin" model check --json "$json_model")" = "$("$bin" model check --json "$root/examples/models/blog.yaml")" ]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL: the JSON form of blog.yaml gives another report"
+  failed=$((failed + 1))
+fi
+rm -f "$json_model"
 # The examples also validate against the published JSON Schema.
 if /usr/bin/python3 - "$root" <<'PY'
 import json, pathlib, sys
