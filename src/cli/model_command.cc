@@ -14,6 +14,7 @@
 #include "workbench/checks.h"
 #include "workbench/diff.h"
 #include "workbench/export.h"
+#include "workbench/nosql_workbench.h"
 #include "workbench/parser.h"
 #include "workbench/report.h"
 
@@ -25,7 +26,8 @@ int Usage(const char* message) {
   std::fprintf(stderr,
                "usage: monotable model check FILE [--json]\n"
                "       monotable model diff OLD NEW [--json]\n"
-               "       monotable model export FILE --format cloudformation|terraform|cdk\n"
+               "       monotable model export FILE --format cloudformation|terraform|cdk|nosql-workbench\n"
+               "       monotable model import FILE --from nosql-workbench\n"
                "       monotable model apply FILE --endpoint URL\n"
                "       monotable model seed FILE --endpoint URL [--items N] [--skew S] [--seed N]\n"
                "       monotable model verify FILE --endpoint URL [--items N] [--skew S] [--seed N] [--samples N]\n"
@@ -36,7 +38,9 @@ int Usage(const char* message) {
                "  --json  the report as JSON (stable finding codes, severities, fixes)\n"
                "  diff    what changes from OLD to NEW: tables and indexes to add, remove or rebuild, items\n"
                "          to rewrite or backfill, access patterns that break or change (exit 1: one breaks)\n"
-               "  export  the tables and indexes as a CloudFormation template, Terraform or a CDK TableV2 construct\n"
+               "  export  the tables and indexes as a CloudFormation template, Terraform, a CDK TableV2 construct,\n"
+               "          or a NoSQL Workbench model (facets with sample data)\n"
+               "  import  a NoSQL Workbench model as a model file (JSON; key templates inferred from facets)\n"
                "  apply   create the model's tables and indexes on a DynamoDB endpoint (unsigned requests)\n"
                "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
                "          2000), the others in proportion; --skew favours some keys\n"
@@ -182,6 +186,38 @@ int Export(int argc, char** argv) {
   return 0;
 }
 
+int Import(int argc, char** argv) {
+  std::string file, from;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--from" && i + 1 < argc)
+      from = argv[++i];
+    else if (!arg.empty() && arg[0] != '-' && file.empty())
+      file = arg;
+    else
+      return Usage(("bad argument " + std::string(arg)).c_str());
+  }
+  if (file.empty() || from != "nosql-workbench") return Usage("import needs a file and --from nosql-workbench");
+  std::FILE* in = std::fopen(file.c_str(), "rb");
+  if (!in) {
+    std::fprintf(stderr, "monotable model import: cannot read %s\n", file.c_str());
+    return 2;
+  }
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, n);
+  std::fclose(in);
+  auto model = workbench::ImportNoSqlWorkbench(text);
+  if (!model.ok()) {
+    std::fprintf(stderr, "monotable model import: %s: %s\n", file.c_str(), model.status().message().c_str());
+    return 2;
+  }
+  std::string out = workbench::ModelToJson(*model);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
 int Server(const std::string& sub, int argc, char** argv) {
   std::string file, endpoint;
   ServerOptions options;
@@ -232,6 +268,7 @@ int RunModelCommand(int argc, char** argv) {
   if (sub == "check") return Check(argc - 1, argv + 1);
   if (sub == "diff") return Diff(argc - 1, argv + 1);
   if (sub == "export") return Export(argc - 1, argv + 1);
+  if (sub == "import") return Import(argc - 1, argv + 1);
   if (sub == "apply" || sub == "seed" || sub == "verify") return Server(std::string(sub), argc - 1, argv + 1);
   if (sub == "--help" || sub == "-h" || sub == "help") {
     Usage(nullptr);

@@ -1,6 +1,9 @@
 // `monotable model`: the workbench's commands on a model file (docs/workbench/model-format.md).
 //
 //   monotable model check FILE [--json]
+//   monotable model diff OLD NEW [--json]                 (workbench/diff.h)
+//   monotable model export FILE --format cloudformation|terraform|cdk   (workbench/export.h)
+//   monotable model apply|seed|verify FILE --endpoint URL ...            (cli/model_server.h)
 //
 // check: static, no server. Prints, per access pattern, the request that serves it or why none
 // can, the cost of each write, and every finding. Exit status: 0 when no unaccepted finding is an

@@ -3,6 +3,8 @@
 #include <set>
 #include <sstream>
 
+#include "workbench/nosql_workbench.h"
+
 namespace monotable::workbench {
 namespace {
 
@@ -177,7 +179,9 @@ Result<std::string> ExportModel(const Model& model, const std::string& format) {
   if (format == "cloudformation") return CloudFormation(model);
   if (format == "terraform") return Terraform(model);
   if (format == "cdk") return Cdk(model);
-  return Status::Validation("unknown export format \"" + format + "\" (cloudformation, terraform, cdk)");
+  if (format == "nosql-workbench") return ExportNoSqlWorkbench(model);
+  return Status::Validation("unknown export format \"" + format +
+                            "\" (cloudformation, terraform, cdk, nosql-workbench)");
 }
 
 }  // namespace monotable::workbench

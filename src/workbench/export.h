@@ -9,6 +9,8 @@
 //   non_key_attributes);
 // - "cdk": a TypeScript construct (aws-cdk-lib) with one dynamodb.TableV2 per table
 //   (partitionKey, sortKey, billing on demand, globalSecondaryIndexes, localSecondaryIndexes);
+// - "nosql-workbench": a NoSQL Workbench data model with facets and sample data
+//   (workbench/nosql_workbench.h);
 // or a Validation status for another format name. Names are written as given (the parser keeps
 // them free of quotes' special meaning by quoting every string).
 #pragma once
