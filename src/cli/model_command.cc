@@ -15,6 +15,7 @@
 #include "workbench/diff.h"
 #include "workbench/export.h"
 #include "workbench/nosql_workbench.h"
+#include "workbench/onetable.h"
 #include "workbench/parser.h"
 #include "workbench/report.h"
 
@@ -26,8 +27,8 @@ int Usage(const char* message) {
   std::fprintf(stderr,
                "usage: monotable model check FILE [--json]\n"
                "       monotable model diff OLD NEW [--json]\n"
-               "       monotable model export FILE --format cloudformation|terraform|cdk|nosql-workbench\n"
-               "       monotable model import FILE --from nosql-workbench\n"
+               "       monotable model export FILE --format cloudformation|terraform|cdk|nosql-workbench|onetable\n"
+               "       monotable model import FILE --from nosql-workbench|onetable [--table NAME]\n"
                "       monotable model apply FILE --endpoint URL\n"
                "       monotable model seed FILE --endpoint URL [--items N] [--skew S] [--seed N]\n"
                "       monotable model verify FILE --endpoint URL [--items N] [--skew S] [--seed N] [--samples N]\n"
@@ -39,8 +40,9 @@ int Usage(const char* message) {
                "  diff    what changes from OLD to NEW: tables and indexes to add, remove or rebuild, items\n"
                "          to rewrite or backfill, access patterns that break or change (exit 1: one breaks)\n"
                "  export  the tables and indexes as a CloudFormation template, Terraform, a CDK TableV2 construct,\n"
-               "          or a NoSQL Workbench model (facets with sample data)\n"
-               "  import  a NoSQL Workbench model as a model file (JSON; key templates inferred from facets)\n"
+               "          a NoSQL Workbench model (facets with sample data) or a OneTable schema\n"
+               "  import  a NoSQL Workbench model or a OneTable schema as a model file (JSON); --table names\n"
+               "          the table of a OneTable schema (default Table)\n"
                "  apply   create the model's tables and indexes on a DynamoDB endpoint (unsigned requests)\n"
                "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
                "          2000), the others in proportion; --skew favours some keys\n"
@@ -187,17 +189,21 @@ int Export(int argc, char** argv) {
 }
 
 int Import(int argc, char** argv) {
-  std::string file, from;
+  std::string file, from, table = "Table";
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--from" && i + 1 < argc)
       from = argv[++i];
+    else if (arg == "--table" && i + 1 < argc)
+      table = argv[++i];
     else if (!arg.empty() && arg[0] != '-' && file.empty())
       file = arg;
     else
       return Usage(("bad argument " + std::string(arg)).c_str());
   }
-  if (file.empty() || from != "nosql-workbench") return Usage("import needs a file and --from nosql-workbench");
+  if (file.empty() || (from != "nosql-workbench" && from != "onetable")) {
+    return Usage("import needs a file and --from nosql-workbench or --from onetable");
+  }
   std::FILE* in = std::fopen(file.c_str(), "rb");
   if (!in) {
     std::fprintf(stderr, "monotable model import: cannot read %s\n", file.c_str());
@@ -208,7 +214,7 @@ int Import(int argc, char** argv) {
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, n);
   std::fclose(in);
-  auto model = workbench::ImportNoSqlWorkbench(text);
+  auto model = from == "onetable" ? workbench::ImportOneTable(text, table) : workbench::ImportNoSqlWorkbench(text);
   if (!model.ok()) {
     std::fprintf(stderr, "monotable model import: %s: %s\n", file.c_str(), model.status().message().c_str());
     return 2;

@@ -2,7 +2,8 @@
 //
 //   monotable model check FILE [--json]
 //   monotable model diff OLD NEW [--json]                 (workbench/diff.h)
-//   monotable model export FILE --format cloudformation|terraform|cdk   (workbench/export.h)
+//   monotable model export FILE --format cloudformation|terraform|cdk|nosql-workbench|onetable
+//   monotable model import FILE --from nosql-workbench|onetable [--table NAME]
 //   monotable model apply|seed|verify FILE --endpoint URL ...            (cli/model_server.h)
 //
 // check: static, no server. Prints, per access pattern, the request that serves it or why none

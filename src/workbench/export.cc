@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "workbench/nosql_workbench.h"
+#include "workbench/onetable.h"
 
 namespace monotable::workbench {
 namespace {
@@ -180,8 +181,15 @@ Result<std::string> ExportModel(const Model& model, const std::string& format) {
   if (format == "terraform") return Terraform(model);
   if (format == "cdk") return Cdk(model);
   if (format == "nosql-workbench") return ExportNoSqlWorkbench(model);
+  if (format == "onetable") {
+    if (model.tables.size() != 1) {
+      return Status::Validation("a OneTable schema describes one table; this model has " +
+                                std::to_string(model.tables.size()));
+    }
+    return ExportOneTable(model, 0);
+  }
   return Status::Validation("unknown export format \"" + format +
-                            "\" (cloudformation, terraform, cdk, nosql-workbench)");
+                            "\" (cloudformation, terraform, cdk, nosql-workbench, onetable)");
 }
 
 }  // namespace monotable::workbench

@@ -11,8 +11,9 @@
 //   (partitionKey, sortKey, billing on demand, globalSecondaryIndexes, localSecondaryIndexes);
 // - "nosql-workbench": a NoSQL Workbench data model with facets and sample data
 //   (workbench/nosql_workbench.h);
-// or a Validation status for another format name. Names are written as given (the parser keeps
-// them free of quotes' special meaning by quoting every string).
+// - "onetable": a OneTable schema (workbench/onetable.h) of the model's only table;
+// or a Validation status for another format name (or onetable with several tables). Names are written as given (the
+// parser keeps them free of quotes' special meaning by quoting every string).
 #pragma once
 
 #include <string>
