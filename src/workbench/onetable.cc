@@ -12,7 +12,16 @@ using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
 std::string ToOneTable(const KeyTemplate& t) {
   std::string out;
-  for (const auto& s : t.segments) out += s.variable ? "${" + s.text + "}" : s.text;
+  for (const auto& s : t.segments) {
+    int pad = 0;
+    ParseTemplateFormat(s.format, &pad);
+    if (!s.variable)
+      out += s.text;
+    else if (pad > 0)
+      out += "${" + s.text + ":" + std::to_string(pad) + ":0}";  // OneTable's zero padding
+    else
+      out += "${" + s.text + "}";
+  }
   return out;
 }
 
@@ -23,8 +32,19 @@ Result<KeyTemplate> FromOneTable(const std::string& value) {
       size_t close = value.find('}', i);
       if (close == std::string::npos) return Status::Validation("value \"" + value + "\": '${' is not closed");
       std::string name = value.substr(i + 2, close - i - 2);
-      if (size_t colon = name.find(':'); colon != std::string::npos) name = name.substr(0, colon);  // ${x:N:0}
-      text += "{" + name + "}";
+      // ${name:size} and ${name:size:pad} pad to `size` characters (pad '0' by default): padN.
+      std::string format;
+      if (size_t colon = name.find(':'); colon != std::string::npos) {
+        std::string size = name.substr(colon + 1), pad = "0";
+        name = name.substr(0, colon);
+        if (size_t second = size.find(':'); second != std::string::npos) {
+          pad = size.substr(second + 1);
+          size = size.substr(0, second);
+        }
+        int width = 0;
+        if (pad == "0" && ParseTemplateFormat("pad" + size, &width)) format = ":pad" + size;
+      }
+      text += "{" + name + format + "}";
       i = close;
     } else if (value[i] == '{' || value[i] == '}') {
       text += std::string(2, value[i]);

@@ -4,13 +4,13 @@
 //
 // Contract:
 // - ExportOneTable(model, table) writes the entities of one table as OneTable models: key fields
-//   with their templates as `value` (placeholders become ${name}; formats such as padN or iso8601
-//   have no OneTable equivalent and are dropped), the other attributes with OneTable types
+//   with their templates as `value` (placeholders become ${name}, padN becomes OneTable's zero
+//   padding ${name:N:0}; other formats such as iso8601 have no OneTable equivalent and are dropped), the other attributes with OneTable types
 //   (string, number, boolean, date, array, object, set, binary), and the table's indexes (project
 //   all / keys / [attributes], local indexes with type "local"). Format "onetable:1.1.0".
 // - ImportOneTable(text, table_name) builds a one-table model from such a schema: the primary and
 //   secondary indexes, each model an entity whose key templates come from the key fields' `value`
-//   (${name} -> {name}); a key field without a value becomes "{field}". Invalid JSON or a schema
+//   (${name} -> {name}, ${name:N} and ${name:N:0} -> {name:padN}); a key field without a value becomes "{field}". Invalid JSON or a schema
 //   without indexes.primary.hash or models is a Validation status naming the place.
 #pragma once
 
