@@ -26,7 +26,7 @@ int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable model: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable model check FILE [--json]\n"
-               "       monotable model diff OLD NEW [--json]\n"
+               "       monotable model diff OLD NEW [--json] [--endpoint URL]\n"
                "       monotable model export FILE --format cloudformation|terraform|cdk|nosql-workbench|onetable\n"
                "       monotable model import FILE --from nosql-workbench|onetable [--table NAME]\n"
                "       monotable model apply FILE --endpoint URL\n"
@@ -38,7 +38,8 @@ int Usage(const char* message) {
                "          (exit 0: no error, 1: errors found, 2: unreadable or invalid model)\n"
                "  --json  the report as JSON (stable finding codes, severities, fixes)\n"
                "  diff    what changes from OLD to NEW: tables and indexes to add, remove or rebuild, items\n"
-               "          to rewrite or backfill, access patterns that break or change (exit 1: one breaks)\n"
+               "          to rewrite or backfill, access patterns that break or change (exit 1: one breaks);\n"
+               "          --endpoint counts the items to rewrite or backfill on a live table\n"
                "  export  the tables and indexes as a CloudFormation template, Terraform, a CDK TableV2 construct,\n"
                "          a NoSQL Workbench model (facets with sample data) or a OneTable schema\n"
                "  import  a NoSQL Workbench model or a OneTable schema as a model file (JSON); --table names\n"
@@ -103,10 +104,13 @@ int Check(int argc, char** argv) {
 
 int Diff(int argc, char** argv) {
   std::vector<std::string> files;
+  std::string endpoint;
   bool json = false;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (arg == "--json")
+    if (arg == "--endpoint" && i + 1 < argc)
+      endpoint = argv[++i];
+    else if (arg == "--json")
       json = true;
     else if (!arg.empty() && arg[0] == '-')
       return Usage(("unknown option " + std::string(arg)).c_str());
@@ -124,6 +128,21 @@ int Diff(int argc, char** argv) {
     models.push_back(std::move(m).value());
   }
   workbench::ModelDiff diff = workbench::DiffModels(models[0], models[1]);
+  if (!endpoint.empty()) {
+    // The backfill plan with the items the endpoint holds, classified by OLD's templates.
+    auto client = DynamoClient::Create(endpoint);
+    if (!client.ok()) return Usage(client.status().message().c_str());
+    auto counts = CountItemsByEntity(models[0], *client);
+    if (!counts.ok()) {
+      std::fprintf(stderr, "monotable model diff: %s\n", counts.status().message().c_str());
+      return 2;
+    }
+    for (auto& e : diff.entries) {
+      if (e.kind != "entity" || e.items <= 0 || !counts->count(e.subject)) continue;
+      e.items = static_cast<double>(counts->at(e.subject));
+      e.detail += " [counted on " + endpoint + "]";
+    }
+  }
   int breaking = 0;
   for (const auto& e : diff.entries) breaking += e.change == "breaks" || e.change == "fails";
   if (json) {

@@ -18,6 +18,7 @@
 // Exit status: 0 all good, 1 a pattern or drift failed, 2 bad usage, model or endpoint errors.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "cli/dynamo_client.h"
@@ -36,5 +37,8 @@ struct ServerOptions {
 int ModelApply(const workbench::Model& model, const DynamoClient& client);
 int ModelSeed(const workbench::Model& model, const DynamoClient& client, const ServerOptions& options);
 int ModelVerify(const workbench::Model& model, const DynamoClient& client, const ServerOptions& options);
+// Items of each entity in the model's tables on the endpoint (a full Scan; an item counts for the
+// first entity whose table key templates it matches). For `model diff --endpoint`.
+Result<std::map<std::string, int64_t>> CountItemsByEntity(const workbench::Model& model, const DynamoClient& client);
 
 }  // namespace monotable::cli

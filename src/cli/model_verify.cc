@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <random>
 
 #include "cli/model_server.h"
@@ -250,6 +251,35 @@ int Drift(const Model& m, const DynamoClient& client) {
 }
 
 }  // namespace
+
+Result<std::map<std::string, int64_t>> CountItemsByEntity(const Model& m, const DynamoClient& client) {
+  std::map<std::string, int64_t> counts;
+  for (const auto& e : m.entities) counts[e.name] = 0;
+  for (const auto& t : m.tables) {
+    std::string start_key;
+    for (int page = 0; page < 100000; ++page) {
+      std::string body =
+          "{\"TableName\":\"" + t.name + "\"" + (start_key.empty() ? "" : ",\"ExclusiveStartKey\":" + start_key) + "}";
+      auto r = client.Call("Scan", body);
+      if (!r.ok()) return Status::Io(t.name + ": Scan failed: " + r.status().message());
+      for (const auto& item : (*r)["Items"].GetArray()) {
+        for (const auto& e : m.entities) {
+          std::vector<std::string> one{e.name};
+          if (&m.tables[e.table] == &t && BelongsTo(m, t, nullptr, item, &one)) {
+            ++counts[e.name];
+            break;
+          }
+        }
+      }
+      if (!r->HasMember("LastEvaluatedKey")) break;
+      rapidjson::StringBuffer kb;
+      Writer kw(kb);
+      (*r)["LastEvaluatedKey"].Accept(kw);
+      start_key = kb.GetString();
+    }
+  }
+  return counts;
+}
 
 int ModelVerify(const Model& model, const DynamoClient& client, const ServerOptions& options) {
   CheckReport report = RunChecks(model);

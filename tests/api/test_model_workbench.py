@@ -84,3 +84,22 @@ def test_unreachable_endpoint_and_bad_usage(binary):
     assert rc == 2 and "CreateTable failed" in err
     rc, _, err = model(binary, "seed", path)
     assert rc == 2 and "--endpoint" in err
+
+
+def test_diff_counts_the_backfill_on_the_endpoint(binary, start_server):
+    server = start_server("--in-memory")
+    old = os.path.join(ROOT, "examples", "models", "saas.yaml")
+    new = os.path.join(ROOT, "tests", "workbench", "diff", "saas-v2.yaml")
+    for step in ("apply", "seed"):
+        assert model(binary, step, old, "--endpoint", server.endpoint, "--items", "300")[0] == 0
+    # 300 tickets seeded (the largest entity); two of them deleted by hand: the plan counts 298.
+    ddb = server.client()
+    tickets = [i for i in ddb.scan(TableName="HelpDesk")["Items"] if i["PK"]["S"].startswith("TICKET#")]
+    assert len(tickets) == 300
+    for t in tickets[:2]:
+        ddb.delete_item(TableName="HelpDesk", Key={"PK": t["PK"], "SK": t["SK"]})
+    rc, out, err = model(binary, "diff", old, new, "--endpoint", server.endpoint)
+    assert rc == 1, out + err
+    assert "entity Ticket: rewrite (298 items)" in out, out
+    assert "entity Ticket: backfill (298 items)" in out, out
+    assert "pattern organisationWithUsers: breaks" in out
