@@ -130,5 +130,39 @@ TEST(AccessPatterns, ConsistentReadOnAGlobalIndex) {
   ASSERT_NE(FindCode(bad, "pattern.consistent-read-on-gsi"), nullptr) << Codes(bad);
 }
 
+TEST(AccessPatterns, ExplicitConditionThatCannotReturnAnExpectedEntity) {
+  auto bad = CheckYaml(kTable + R"(
+accessPatterns:
+  - name: orders
+    operation: Query
+    inputs: [customerId]
+    keyCondition: {PK: "CUSTOMER#{customerId}", SK: {beginsWith: "INVOICE#"}}
+    entities: [Order]
+)");
+  const Finding* f = FindCode(bad, "pattern.entity-not-matched");
+  ASSERT_NE(f, nullptr) << Codes(bad);
+  EXPECT_NE(f->message.find("Order"), std::string::npos);
+  auto good = CheckYaml(kTable + R"(
+accessPatterns:
+  - name: orders
+    operation: Query
+    inputs: [customerId]
+    keyCondition: {PK: "CUSTOMER#{customerId}", SK: {beginsWith: "ORDER#"}}
+    entities: [Order]
+)");
+  EXPECT_EQ(FindCode(good, "pattern.entity-not-matched"), nullptr) << Codes(good);
+}
+
+TEST(AccessPatterns, GetItemReturnsOneEntity) {
+  auto bad = CheckYaml(kTable +
+                       "accessPatterns: [{name: p, operation: GetItem, inputs: [customerId, orderId], "
+                       "entities: [Customer, Order]}]\n");
+  ASSERT_NE(FindCode(bad, "pattern.get-several-entities"), nullptr) << Codes(bad);
+  auto good = CheckYaml(kTable +
+                        "accessPatterns: [{name: p, operation: GetItem, inputs: [customerId, orderId], "
+                        "entities: [Order]}]\n");
+  EXPECT_EQ(FindCode(good, "pattern.get-several-entities"), nullptr) << Codes(good);
+}
+
 }  // namespace
 }  // namespace monotable::workbench

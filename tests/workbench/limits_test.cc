@@ -57,5 +57,13 @@ TEST(Limits, TransactionItems) {
   EXPECT_EQ(FindCode(CheckYaml(good), "limit.transaction-items"), nullptr);
 }
 
+TEST(Limits, LocalIndexNeedsASortKey) {
+  const std::string bad =
+      "version: 1\ntables: [{name: T, partitionKey: PK, localSecondaryIndexes: [{name: L, sortKey: LSK}]}]\n"
+      "entities: {A: {keys: {PK: \"A#{id}\"}}}\n";
+  ASSERT_NE(FindCode(CheckYaml(bad), "limit.lsi-without-sort-key"), nullptr);
+  EXPECT_EQ(FindCode(CheckYaml(Table(0, 1, 0)), "limit.lsi-without-sort-key"), nullptr);
+}
+
 }  // namespace
 }  // namespace monotable::workbench
