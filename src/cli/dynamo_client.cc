@@ -32,7 +32,7 @@ Result<DynamoClient> DynamoClient::Create(const std::string& endpoint) {
 }
 
 Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, const std::string& body,
-                                               std::string* error_type) const {
+                                               std::string* error_type, std::string* explain) const {
   boost::asio::io_context io;
   tcp::resolver resolver(io);
   beast::tcp_stream stream(io);
@@ -45,6 +45,7 @@ Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, con
   req.set(http::field::host, host_);
   req.set(http::field::content_type, "application/x-amz-json-1.0");
   req.set("X-Amz-Target", "DynamoDB_20120810." + operation);
+  if (explain) req.set("x-monotable-explain", "1");
   req.body() = body;
   req.prepare_payload();
   http::write(stream, req, ec);
@@ -56,6 +57,10 @@ Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, con
   if (ec) return Status::Io("no answer to " + operation + ": " + ec.message());
   stream.socket().shutdown(tcp::socket::shutdown_both, ec);
   const auto& res = parser.get();
+  if (explain) {
+    auto it = res.find("x-monotable-explain");
+    *explain = it == res.end() ? "" : std::string(it->value());
+  }
   rapidjson::Document doc;
   doc.Parse(res.body().c_str());
   if (res.result_int() == 200 && !doc.HasParseError()) return doc;

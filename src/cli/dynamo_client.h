@@ -20,8 +20,10 @@ class DynamoClient {
  public:
   // endpoint: http://host:port (https is not supported).
   static Result<DynamoClient> Create(const std::string& endpoint);
+  // explain: when given, the request asks for monotable's explain header (api/explain.h) and
+  // *explain receives its value ("" when the endpoint sent none).
   Result<rapidjson::Document> Call(const std::string& operation, const std::string& body,
-                                   std::string* error_type = nullptr) const;
+                                   std::string* error_type = nullptr, std::string* explain = nullptr) const;
 
  private:
   std::string host_;

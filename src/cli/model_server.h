@@ -12,7 +12,8 @@
 //   item (give it the --items, --skew and --seed that seed used) (every
 //   shard of a sharded key), ReturnConsumedCapacity TOTAL, following pages up to the pattern's
 //   limit; reports per pattern the operation, items read (ScannedCount) vs items of the expected
-//   entities returned (read amplification), pages and consumed capacity, and fails a pattern that
+//   entities returned (read amplification; items read from monotable's explain header when the
+//   endpoint sends it, else from ScannedCount), pages and consumed capacity, and fails a pattern that
 //   scans or whose amplification passes --max-amplification (default 1.5). Then scans each table
 //   and reports items whose keys match no entity template (drift), which also fails.
 // Exit status: 0 all good, 1 a pattern or drift failed, 2 bad usage, model or endpoint errors.

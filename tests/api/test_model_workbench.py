@@ -36,6 +36,7 @@ def test_example_applies_seeds_and_verifies(binary, start_server, path):
     assert rc == 0, out + err
     assert out.rstrip().endswith("OK"), out
     assert "FAIL" not in out, out
+    assert "(items read: monotable's explain header)" in out, out
 
 
 def test_apply_creates_indexes_with_projections_and_is_repeatable(binary, start_server):
