@@ -11,6 +11,7 @@
 #include <libdeflate.h>
 
 #include "api/errors.h"
+#include "api/explain.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
 #include "console/console.h"
@@ -322,6 +323,9 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
   if (!result.ok()) return with_cors(Error(result, ctx.error_details));
   HttpResponse response = Finish(200, std::string(buffer.GetString(), buffer.GetSize()), kAmzJson);
   response.read_work = ctx.read_work;
+  if (WantsExplain(request.headers)) {
+    response.headers.emplace_back("x-monotable-explain", ExplainJson(op->name, doc, ctx.read_work, response.body));
+  }
   return with_cors(std::move(response));
 }
 

@@ -1,4 +1,5 @@
-// monotable command line: `monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]`.
+// monotable command line: `monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]`,
+// `monotable size ...`, `monotable model check FILE [--json]`.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include "api/http_server.h"
 #include "console/console.h"
 #include "api/service.h"
+#include "cli/model_command.h"
 #include "cli/size_command.h"
 #include "table/database.h"
 
@@ -24,6 +26,7 @@ int Usage(const char* message) {
                "                       [--threads N] [--workers N] [--region R] [--ttl-period-ms MS]\n"
                "                       [--ttl-change-interval-ms MS] [--credentials FILE]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
+               "       monotable model check FILE [--json]   (prove a single-table design statically)\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
@@ -195,6 +198,7 @@ int main(int argc, char** argv) {
   if (argc < 2) return Usage("missing command");
   if (std::strcmp(argv[1], "serve") == 0) return Serve(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "size") == 0) return monotable::cli::RunSizeCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "model") == 0) return monotable::cli::RunModelCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0) {
     Usage(nullptr);
     return 0;

@@ -1,0 +1,93 @@
+// NoSQL Workbench models: import (templates inferred from facets and sample data), export, round trip.
+#include "workbench/nosql_workbench.h"
+
+#include <gtest/gtest.h>
+
+#include "workbench/check.h"
+#include "workbench/parser.h"
+
+namespace monotable::workbench {
+namespace {
+
+// Written here in the documented shape of a NoSQL Workbench export (DataModel, KeyAttributes,
+// NonKeyAttributes, GlobalSecondaryIndexes, TableFacets with KeyAttributeAlias and TableData).
+const char* kShop = R"({
+  "ModelName": "Shop Model",
+  "DataModel": [{
+    "TableName": "Shop",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                      "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+    "NonKeyAttributes": [{"AttributeName": "email", "AttributeType": "S"}, {"AttributeName": "total", "AttributeType": "N"},
+                         {"AttributeName": "lines", "AttributeType": "L"}, {"AttributeName": "GSI1PK", "AttributeType": "S"}],
+    "GlobalSecondaryIndexes": [{"IndexName": "GSI1",
+                                "KeyAttributes": {"PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"}},
+                                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["total"]}}],
+    "TableFacets": [
+      {"FacetName": "Customer", "KeyAttributeAlias": {"PartitionKeyAlias": "CustomerId", "SortKeyAlias": "Profile"},
+       "TableData": [{"PK": {"S": "CUSTOMER#c1"}, "SK": {"S": "PROFILE"}, "email": {"S": "a@x"}},
+                     {"PK": {"S": "CUSTOMER#c22"}, "SK": {"S": "PROFILE"}, "email": {"S": "b@x"}}],
+       "NonKeyAttributes": ["email"]},
+      {"FacetName": "Order", "KeyAttributeAlias": {"PartitionKeyAlias": "CustomerId", "SortKeyAlias": "OrderId"},
+       "TableData": [{"PK": {"S": "CUSTOMER#c1"}, "SK": {"S": "ORDER#2024#o1"}, "GSI1PK": {"S": "ORDER#o1"}, "total": {"N": "5"}},
+                     {"PK": {"S": "CUSTOMER#c2"}, "SK": {"S": "ORDER#2023#o2"}, "GSI1PK": {"S": "ORDER#o2"}, "total": {"N": "7"}}],
+       "NonKeyAttributes": ["total", "lines"]},
+      {"FacetName": "Note", "KeyAttributeAlias": {"PartitionKeyAlias": "NoteId", "SortKeyAlias": "Rev"},
+       "NonKeyAttributes": []}
+    ]
+  }]
+})";
+
+TEST(NoSqlWorkbench, ImportInfersTemplatesFromSampleData) {
+  auto m = ImportNoSqlWorkbench(kShop);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->name, "shopModel");
+  ASSERT_EQ(m->tables.size(), 1u);
+  ASSERT_EQ(m->tables[0].indexes.size(), 1u);
+  EXPECT_EQ(m->tables[0].indexes[0].projection, ProjectionKind::kInclude);
+  EXPECT_EQ(m->tables[0].indexes[0].include, std::vector<std::string>{"total"});
+  const EntityDef* customer = m->FindEntity("Customer");
+  ASSERT_NE(customer, nullptr);
+  EXPECT_EQ(customer->Key("PK")->Text(), "CUSTOMER#{customerId}");
+  EXPECT_EQ(customer->Key("SK")->Text(), "PROFILE");
+  const EntityDef* order = m->FindEntity("Order");
+  EXPECT_EQ(order->Key("SK")->Text(), "ORDER#{orderId}");  // ORDER#2024#o1, ORDER#2023#o2 share "ORDER#"
+  EXPECT_EQ(order->Key("GSI1PK")->Text(), "ORDER#{gsi1pk}");
+  EXPECT_EQ(order->FindAttribute("total")->kind, AttrKind::kNumber);
+  EXPECT_EQ(order->FindAttribute("lines")->kind, AttrKind::kList);
+  const EntityDef* note = m->FindEntity("Note");
+  EXPECT_EQ(note->Key("PK")->Text(), "{noteId}");  // no sample data: the alias names the placeholder
+  EXPECT_EQ(customer->Key("GSI1PK"), nullptr);     // no GSI1PK in its samples: not in the index
+  // What it prints is a model this tool reads.
+  auto back = ParseModel(ModelToJson(*m));
+  ASSERT_TRUE(back.ok()) << back.status().message() << "\n" << ModelToJson(*m);
+  EXPECT_EQ(back->FindEntity("Order")->Key("SK")->Text(), "ORDER#{orderId}");
+}
+
+TEST(NoSqlWorkbench, ImportRejectsWhatIsNotAModel) {
+  EXPECT_FALSE(ImportNoSqlWorkbench("{").ok());
+  EXPECT_FALSE(ImportNoSqlWorkbench("{\"ModelName\": \"x\"}").ok());
+  auto no_key = ImportNoSqlWorkbench(R"({"DataModel": [{"TableName": "T"}]})");
+  ASSERT_FALSE(no_key.ok());
+  EXPECT_NE(no_key.status().message().find("DataModel[T]"), std::string::npos) << no_key.status().message();
+}
+
+TEST(NoSqlWorkbench, ExportThenImportKeepsTheDesign) {
+  auto original = LoadModelFile(MONOTABLE_SOURCE_DIR "/examples/models/saas.yaml");
+  ASSERT_TRUE(original.ok());
+  auto imported = ImportNoSqlWorkbench(ExportNoSqlWorkbench(*original));
+  ASSERT_TRUE(imported.ok()) << imported.status().message();
+  ASSERT_EQ(imported->entities.size(), original->entities.size());
+  for (const auto& e : original->entities) {
+    const EntityDef* back = imported->FindEntity(e.name);
+    ASSERT_NE(back, nullptr) << e.name;
+    EXPECT_EQ(back->Key("PK")->Text(), e.Key("PK")->Text()) << e.name;
+    EXPECT_EQ(back->Key("SK")->Text(), e.Key("SK")->Text()) << e.name;
+    for (const auto& [attr, t] : e.keys) EXPECT_NE(back->Key(attr), nullptr) << e.name << "." << attr;
+  }
+  ASSERT_EQ(imported->tables[0].indexes.size(), 2u);
+  EXPECT_EQ(imported->tables[0].indexes[1].projection, ProjectionKind::kKeysOnly);
+  EXPECT_FALSE(RunChecks(*imported).Failed());
+}
+
+}  // namespace
+}  // namespace monotable::workbench
