@@ -65,6 +65,42 @@ bool IsAscii(std::string_view bytes) {
   return (high & 0x8080808080808080ULL) == 0;
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// True when a string escape \uDC00..\uDFFF stands alone (not after a \uD800..\uDBFF): a lone
+// low surrogate is no Unicode character. RapidJSON refuses a lone high surrogate but turns a lone
+// low one into three bytes that are not UTF-8, which every answer holding the string would then
+// carry to clients that cannot decode it. Only bodies with backslashes pay for the walk.
+bool HasLoneLowSurrogateEscape(std::string_view body) {
+  const char* p = body.data();
+  const char* end = p + body.size();
+  bool after_high = false;  // the previous escape was a high surrogate, right before this one
+  while (true) {
+    const char* slash = static_cast<const char*>(std::memchr(p, '\\', end - p));
+    if (slash == nullptr || end - slash < 2) return false;
+    if (slash != p) after_high = false;
+    if (slash[1] != 'u' || end - slash < 6) {
+      after_high = false;
+      p = slash + 2;
+      continue;
+    }
+    int unit = 0;
+    for (int i = 2; i < 6; ++i) {
+      const int digit = HexDigit(slash[i]);
+      if (digit < 0) return false;  // the parser refuses the escape
+      unit = unit * 16 + digit;
+    }
+    if (unit >= 0xDC00 && unit <= 0xDFFF && !after_high) return true;
+    after_high = unit >= 0xD800 && unit <= 0xDBFF;
+    p = slash + 6;
+  }
+}
+
 std::string_view MediaType(std::string_view content_type) {
   auto semi = content_type.find(';');
   if (semi != std::string_view::npos) content_type = content_type.substr(0, semi);
@@ -258,6 +294,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     // Padding the parser may read: UTF-8 validation looks up to three bytes past a truncated
     // sequence at the very end, and the SSE2 string scan reads whole aligned 16-byte blocks, up
     // to 15 bytes past the closing NUL. Sixteen NULs keep every such read inside the buffer.
+    if (HasLoneLowSurrogateEscape(request.body)) return with_cors(Error(Status::Serialization("")));
     request.body.append(16, '\0');
     // A body of plain ASCII is valid UTF-8 as it stands: only other bodies pay for the parser's
     // byte-by-byte validation.
