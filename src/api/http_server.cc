@@ -307,6 +307,7 @@ class Session : public SessionBase {
     view.url = req.View(req.target);
     view.headers.clear();
     view.target = view.content_type = view.origin = view.cors_request_headers = view.cors_request_method = {};
+    view.host = view.content_encoding = view.accept_encoding = {};
     for (const auto& field : fields_) {
       std::string_view name = req.View(field.name);
       std::string_view value = req.View(field.value);
@@ -316,6 +317,9 @@ class Session : public SessionBase {
         case http::field::origin: view.origin = value; break;
         case http::field::access_control_request_headers: view.cors_request_headers = value; break;
         case http::field::access_control_request_method: view.cors_request_method = value; break;
+        case http::field::host: view.host = value; break;
+        case http::field::content_encoding: view.content_encoding = value; break;
+        case http::field::accept_encoding: view.accept_encoding = value; break;
         default:
           if (name.size() == 12 && beast::iequals(beast::string_view(name.data(), name.size()), "X-Amz-Target")) view.target = value;
       }

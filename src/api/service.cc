@@ -9,6 +9,7 @@
 
 #include <libdeflate.h>
 
+#include "api/content_coding.h"
 #include "api/errors.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
@@ -20,6 +21,11 @@ namespace {
 constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
 constexpr std::string_view kDynamoPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
+// DynamoDB's limit on a request body, also applied to a compressed body once inflated.
+constexpr size_t kMaxRequestBody = 16 * 1024 * 1024;
+// The response headers a browser script may read on a CORS response (the SDKs read the request
+// id, the error type and the checksum).
+constexpr const char* kCorsExposedHeaders = "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,x-amz-crc32,Date";
 
 // Every pair of the 32 characters request ids use, indexed by 10 random bits.
 struct CharPairs {
@@ -216,6 +222,16 @@ HttpResponse Service::Handle(HttpRequestView& request) {
   std::string_view operation = OperationOf(request.target);
   size_t slot = metrics_.SlotOf(operation);
   HttpResponse response = Dispatch(request);
+  if (!request.accept_encoding.empty() && response.body.size() >= kResponseCompressionThreshold) {
+    // The checksum covers the bytes sent, as DynamoDB's: the SDKs check it before inflating.
+    std::string_view coding = EncodeResponseBody(ChooseResponseCoding(request.accept_encoding), response.body);
+    if (!coding.empty()) {
+      for (auto& [name, value] : response.headers) {
+        if (name == "x-amz-crc32") value = std::to_string(libdeflate_crc32(0, response.body.data(), response.body.size()));
+      }
+      response.headers.emplace_back("Content-Encoding", std::string(coding));
+    }
+  }
   auto elapsed = std::chrono::steady_clock::now() - start;
   if (request.method == "POST") metrics_.Record(slot, response.status, elapsed);
   if (log_requests_ || response.status >= 500) {
@@ -279,6 +295,12 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
   // Signatures cover the body as sent: verify before the in-situ parse, report in AWS's order.
   std::optional<Result<std::string>> caller;
   if (auth_.enabled()) caller.emplace(auth_.Verify({request.method, request.url, request.headers, request.body}));
+  // A compressed body is inflated after the signature check (it covers the bytes as sent) and
+  // before the parse; one that does not inflate is refused as a body that does not parse.
+  if (!request.content_encoding.empty()) {
+    Status decoded = DecodeRequestBody(request.content_encoding, request.body, kMaxRequestBody);
+    if (!decoded.ok()) return with_cors(Error(decoded));
+  }
 
   // The document's values come from a per-thread block reused by every request (more, if a big
   // request needs it, from the heap for that request only): no allocator, base allocator and
