@@ -261,13 +261,17 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     if (!request.cors_request_method.empty()) {
       response.headers.emplace_back("Access-Control-Allow-Methods", std::string(request.cors_request_method));
     }
+    response.headers.emplace_back("Access-Control-Expose-Headers", kCorsExposedHeaders);
     response.headers.emplace_back("Access-Control-Max-Age", "172800");
     return response;
   }
   std::string_view response_type = kAmzJson;
   auto with_cors = [&](HttpResponse response) {
     if (response_type != kAmzJson) response = WithContentType(std::move(response), response_type);
-    if (!request.origin.empty()) response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    if (!request.origin.empty()) {
+      response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+      response.headers.emplace_back("Access-Control-Expose-Headers", kCorsExposedHeaders);
+    }
     return response;
   };
   if (request.method == "GET") {
@@ -283,7 +287,11 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
       if (!handle) return Finish(404, R"({"message":"no such table"})", "application/json");
       return Finish(200, db_.throughput().HeatJson(*handle->description), "application/json");
     }
-    return with_cors(Finish(200, "healthy: dynamodb." + identity_.region + ".amazonaws.com ", "text/plain"));
+    // DynamoDB's health check answers on / only, naming the host the client addressed (AWS:
+    // "healthy: dynamodb.<region>.amazonaws.com ", the trailing space is AWS's).
+    if (path != "/" && !path.empty()) return with_cors(Finish(404, "<UnknownOperationException/>\n", "text/xml"));
+    std::string host = request.host.empty() ? "dynamodb." + identity_.region + ".amazonaws.com" : std::string(request.host);
+    return with_cors(Finish(200, "healthy: " + host + " ", "text/plain"));
   }
   std::string_view media = MediaType(request.content_type);
   if (request.method != "POST" ||
@@ -354,7 +362,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     }
   } shrink_large{buffer};
   JsonWriter writer(buffer, &stack_allocator);
-  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}};
+  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}, request.host};
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
   if (result.ok()) result = op->run(ctx);
   if (!result.ok()) return with_cors(Error(result, ctx.error_details));
