@@ -8,6 +8,9 @@
 #include <random>
 
 #include <libdeflate.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "api/content_coding.h"
 #include "api/errors.h"
@@ -105,6 +108,26 @@ bool HasLoneLowSurrogateEscape(std::string_view body) {
     after_high = unit >= 0xD800 && unit <= 0xDBFF;
     p = slash + 6;
   }
+}
+
+// True when the body holds a raw byte 0x1A..0x1F. JSON text never may (between tokens only space,
+// tab, CR and LF; in strings every control character is escaped), and RapidJSON refuses the other
+// control characters, but its SSE2 string scan (RAPIDJSON_SSE2) compares with 0x19 and takes
+// these six raw inside aligned 16-byte blocks. DynamoDB refuses them (SerializationException).
+bool HasRawControl1AToF(std::string_view body) {
+  size_t i = 0;
+#ifdef __SSE2__
+  const __m128i low = _mm_set1_epi8(0x1A), span = _mm_set1_epi8(5);
+  for (; i + 16 <= body.size(); i += 16) {
+    const __m128i x = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(body.data() + i)), low);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, span), x)) != 0) return true;  // x - 0x1A <= 5
+  }
+#endif
+  for (; i < body.size(); ++i) {
+    const auto c = static_cast<unsigned char>(body[i]);
+    if (c >= 0x1A && c <= 0x1F) return true;
+  }
+  return false;
 }
 
 std::string_view MediaType(std::string_view content_type) {
@@ -324,7 +347,9 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     // Padding the parser may read: UTF-8 validation looks up to three bytes past a truncated
     // sequence at the very end, and the SSE2 string scan reads whole aligned 16-byte blocks, up
     // to 15 bytes past the closing NUL. Sixteen NULs keep every such read inside the buffer.
-    if (HasLoneLowSurrogateEscape(request.body)) return with_cors(Error(Status::Serialization("")));
+    if (HasLoneLowSurrogateEscape(request.body) || HasRawControl1AToF(request.body)) {
+      return with_cors(Error(Status::Serialization("")));
+    }
     request.body.append(16, '\0');
     // A body of plain ASCII is valid UTF-8 as it stands: only other bodies pay for the parser's
     // byte-by-byte validation.

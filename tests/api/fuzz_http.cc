@@ -97,6 +97,11 @@ void CheckAnswer(const monotable::api::HttpResponse& response) {
   const std::string_view type = HeaderOf(response, "Content-Type");
   if (type.find("json") == std::string_view::npos || response.body.empty()) return;
   const std::string body = HeaderOf(response, "Content-Encoding").empty() ? response.body : Inflate(response.body);
+  // Our answers hold no raw control byte at all (no whitespace between tokens, strings escaped);
+  // RapidJSON's SSE2 parser would take U+001A..U+001F raw, so they are looked for here.
+  for (char c : body) {
+    if (static_cast<unsigned char>(c) < 0x20) Fail("raw control character in a JSON answer", body);
+  }
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseValidateEncodingFlag>(body.data(), body.size());
   if (doc.HasParseError()) Fail(rapidjson::GetParseError_En(doc.GetParseError()), body);

@@ -195,6 +195,20 @@ def test_lone_surrogate_escapes_are_refused_not_stored(server, table):
         resp.read()
 
 
+@pytest.mark.parametrize("offset", range(0, 40, 7))
+@pytest.mark.parametrize("byte", [0x01, 0x19, 0x1A, 0x1C, 0x1F])
+def test_raw_control_characters_in_strings_are_refused(server, table, offset, byte):
+    # JSON strings must escape control characters; DynamoDB refuses raw ones. (RapidJSON's SSE2
+    # scan took 0x1A..0x1F raw when they fell in an aligned 16-byte block.)
+    value = "x" * offset + chr(byte) + "y" * 40
+    body = ('{"TableName": "%s", "Item": {"p": {"S": "raw"}, "c": {"S": "%s"}}}' % (table, value)).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("POST", "/", body=body, headers={"Content-Type": "application/x-amz-json-1.0",
+                                                  "X-Amz-Target": "DynamoDB_20120810.PutItem"})
+    resp = conn.getresponse()
+    assert (resp.status, strict(resp.read())) == (400, {"__type": "com.amazon.coral.service#SerializationException"})
+
+
 def test_boto3_round_trip_of_awkward_names_and_values(ddb, table):
     p = unique_name("boto")
     item = awkward_item(p, CONTROL)
