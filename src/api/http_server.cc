@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -33,6 +34,10 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr uint64_t kMaxBody = 16 * 1024 * 1024;
+// A request's target and its header block may take at most this much (the header limit includes
+// the request line). Longer ones are answered 400, as AWS answers them.
+constexpr size_t kMaxTarget = 16 * 1024;
+constexpr uint32_t kMaxHeader = 64 * 1024;
 constexpr size_t kKeptBodyCapacity = 256 * 1024;  // a connection keeps a request buffer up to this size
 // Beast reads as much as the read buffer's free capacity, which it does not grow while the parser
 // keeps consuming: with its first 512 bytes, every request longer than that (a PutItem of a 200-byte
@@ -57,6 +62,28 @@ struct SessionRegistry {
 int64_t NowTicks() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// The Date header's value (RFC 9110 IMF-fixdate), formatted once a second per thread.
+std::string_view HttpDate() {
+  thread_local std::time_t formatted_at = -1;
+  thread_local char text[32];
+  thread_local size_t length = 0;
+  const std::time_t now = std::time(nullptr);
+  if (now != formatted_at) {
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    length = std::strftime(text, sizeof text, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    formatted_at = now;
+  }
+  return {text, length};
+}
+
+// Headers of every answer, as DynamoDB sends them: "Server: Server" and the date.
+void AppendServerAndDate(std::string& head) {
+  head.append("Server: Server\r\nDate: ");
+  head.append(HttpDate());
+  head.append("\r\n");
 }
 
 const char* Reason(int status) {
@@ -107,7 +134,11 @@ class RequestParser : public http::basic_parser<true> {
     return s;
   }
   void on_request_impl(http::verb, beast::string_view method_text, beast::string_view target_text, int http_version,
-                       beast::error_code&) override {
+                       beast::error_code& ec) override {
+    if (target_text.size() > kMaxTarget) {
+      ec = http::error::header_limit;
+      return;
+    }
     method = Append(method_text);
     target = Append(target_text);
     version = http_version;
@@ -265,7 +296,7 @@ class Session : public SessionBase {
     if (registry_.draining) return Close();
     parser_.emplace(arena_, fields_, body_in_);
     parser_->body_limit(kMaxBody);
-    parser_->header_limit(64 * 1024);
+    parser_->header_limit(kMaxHeader);
     busy_ = false;
     last_activity_.store(NowTicks(), std::memory_order_relaxed);
     ParseOrRead();
@@ -300,7 +331,10 @@ class Session : public SessionBase {
   }
 
   void OnRead(beast::error_code ec) {
-    if (ec == http::error::body_limit) return SendTooLarge();
+    if (ec == http::error::body_limit) return SendRefusal(413, "Request Entity Too Large");
+    if (ec == http::error::header_limit || ec == http::error::buffer_overflow) {
+      return SendRefusal(400, "Bad Request: the request line or the header fields are too large");
+    }
     if (ec) return Close();
     busy_ = true;
     last_activity_.store(NowTicks(), std::memory_order_relaxed);
@@ -310,6 +344,7 @@ class Session : public SessionBase {
     view.url = req.View(req.target);
     view.headers.clear();
     view.target = view.content_type = view.origin = view.cors_request_headers = view.cors_request_method = {};
+    view.host = view.content_encoding = view.accept_encoding = {};
     for (const auto& field : fields_) {
       std::string_view name = req.View(field.name);
       std::string_view value = req.View(field.value);
@@ -319,6 +354,9 @@ class Session : public SessionBase {
         case http::field::origin: view.origin = value; break;
         case http::field::access_control_request_headers: view.cors_request_headers = value; break;
         case http::field::access_control_request_method: view.cors_request_method = value; break;
+        case http::field::host: view.host = value; break;
+        case http::field::content_encoding: view.content_encoding = value; break;
+        case http::field::accept_encoding: view.accept_encoding = value; break;
         default:
           if (name.size() == 12 && beast::iequals(beast::string_view(name.data(), name.size()), "X-Amz-Target")) view.target = value;
       }
@@ -372,6 +410,7 @@ class Session : public SessionBase {
     head_.push_back(' ');
     head_.append(Reason(out.status));
     head_.append("\r\n");
+    AppendServerAndDate(head_);
     for (const auto& [name, value] : out.headers) {
       head_.append(name);
       head_.append(": ");
@@ -398,19 +437,17 @@ class Session : public SessionBase {
     return out;
   }
 
-  // Answers 413 and then reads (and drops) the rest of the body for a bounded size (the sweep
-  // bounds the time), so a client that sends its whole body before reading the answer sees the
-  // 413, not a reset.
-  void SendTooLarge() {
-    HttpResponse out;
-    out.status = 413;
-    out.body = "Request Entity Too Large";
-    out.headers.emplace_back("Content-Type", "text/plain");
-    out.headers.emplace_back("x-amzn-RequestId", "TOOLARGE" + std::to_string(reinterpret_cast<uintptr_t>(this)));
-    head_ = "HTTP/1.1 413 Payload Too Large\r\n";
-    for (const auto& [name, value] : out.headers) head_ += name + ": " + value + "\r\n";
-    head_ += "Content-Length: " + std::to_string(out.body.size()) + "\r\nConnection: close\r\n\r\n";
-    body_ = std::move(out.body);
+  // Answers a request the connection cannot read on (a body over the limit: 413; a request line
+  // or header block over its limit: 400, as AWS's front end), then reads and drops what the client
+  // still sends for a bounded size (the sweep bounds the time), so a client that sends its whole
+  // request before reading sees the answer, not a reset. The connection closes after.
+  void SendRefusal(int status, std::string_view body) {
+    head_ = "HTTP/1.1 " + std::to_string(status) + " " + Reason(status) + "\r\n";
+    AppendServerAndDate(head_);
+    head_ += "Content-Type: text/plain\r\n";
+    head_ += "x-amzn-RequestId: REFUSED" + std::to_string(reinterpret_cast<uintptr_t>(this)) + "\r\n";
+    head_ += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
+    body_ = std::string(body);
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
     asio::async_write(socket_, buffers, [self = self()](beast::error_code ec, size_t) {
       if (ec) return self->Close();

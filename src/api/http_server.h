@@ -2,7 +2,9 @@
 //
 // Contract: Listen() binds (port 0 picks a free port, see port()); Run() serves on `threads`
 // I/O threads, with `workers` threads for the heavy operations, until Stop() (safe from any
-// thread or a signal handler via asio). Requests on one connection are answered in order; a body over 16 MiB gets 413 and the connection is closed;
+// thread or a signal handler via asio). Requests on one connection are answered in order; a body
+// over 16 MiB gets 413, a request target over 16 KiB or a header block over 64 KiB gets 400, and
+// the connection is closed after; every answer carries `Server: Server` and a `Date`, as AWS's;
 // a request (or an idle keep-alive wait) may take at most 120 s; connections beyond
 // max_connections are refused. A failure inside an operation (an exception) answers 500
 // InternalServerError for that request only. Stop() (SIGINT/SIGTERM) drains: no new

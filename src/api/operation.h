@@ -38,6 +38,7 @@ struct OperationContext {
   // error object (the Item of ReturnValuesOnConditionCheckFailure, CancellationReasons, ...).
   std::function<void(JsonWriter&)> error_details;
   ReadWork read_work;  // set by Query and Scan
+  std::string_view host;  // the request's Host header (DescribeEndpoints answers with it)
 };
 
 struct Operation {

@@ -9,7 +9,11 @@
 #include <random>
 
 #include <libdeflate.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
+#include "api/content_coding.h"
 #include "api/errors.h"
 #include "api/explain.h"
 #include "api/ops/operations.h"
@@ -23,6 +27,11 @@ namespace {
 constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
 constexpr std::string_view kDynamoPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
+// DynamoDB's limit on a request body, also applied to a compressed body once inflated.
+constexpr size_t kMaxRequestBody = 16 * 1024 * 1024;
+// The response headers a browser script may read on a CORS response (the SDKs read the request
+// id, the error type and the checksum).
+constexpr const char* kCorsExposedHeaders = "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,x-amz-crc32,Date";
 
 // Every pair of the 32 characters request ids use, indexed by 10 random bits.
 struct CharPairs {
@@ -66,6 +75,62 @@ bool IsAscii(std::string_view bytes) {
   }
   for (; i < bytes.size(); ++i) high |= static_cast<uint8_t>(bytes[i]);
   return (high & 0x8080808080808080ULL) == 0;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// True when a string escape \uDC00..\uDFFF stands alone (not after a \uD800..\uDBFF): a lone
+// low surrogate is no Unicode character. RapidJSON refuses a lone high surrogate but turns a lone
+// low one into three bytes that are not UTF-8, which every answer holding the string would then
+// carry to clients that cannot decode it. Only bodies with backslashes pay for the walk.
+bool HasLoneLowSurrogateEscape(std::string_view body) {
+  const char* p = body.data();
+  const char* end = p + body.size();
+  bool after_high = false;  // the previous escape was a high surrogate, right before this one
+  while (true) {
+    const char* slash = static_cast<const char*>(std::memchr(p, '\\', end - p));
+    if (slash == nullptr || end - slash < 2) return false;
+    if (slash != p) after_high = false;
+    if (slash[1] != 'u' || end - slash < 6) {
+      after_high = false;
+      p = slash + 2;
+      continue;
+    }
+    int unit = 0;
+    for (int i = 2; i < 6; ++i) {
+      const int digit = HexDigit(slash[i]);
+      if (digit < 0) return false;  // the parser refuses the escape
+      unit = unit * 16 + digit;
+    }
+    if (unit >= 0xDC00 && unit <= 0xDFFF && !after_high) return true;
+    after_high = unit >= 0xD800 && unit <= 0xDBFF;
+    p = slash + 6;
+  }
+}
+
+// True when the body holds a raw byte 0x1A..0x1F. JSON text never may (between tokens only space,
+// tab, CR and LF; in strings every control character is escaped), and RapidJSON refuses the other
+// control characters, but its SSE2 string scan (RAPIDJSON_SSE2) compares with 0x19 and takes
+// these six raw inside aligned 16-byte blocks. DynamoDB refuses them (SerializationException).
+bool HasRawControl1AToF(std::string_view body) {
+  size_t i = 0;
+#ifdef __SSE2__
+  const __m128i low = _mm_set1_epi8(0x1A), span = _mm_set1_epi8(5);
+  for (; i + 16 <= body.size(); i += 16) {
+    const __m128i x = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(body.data() + i)), low);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, span), x)) != 0) return true;  // x - 0x1A <= 5
+  }
+#endif
+  for (; i < body.size(); ++i) {
+    const auto c = static_cast<unsigned char>(body[i]);
+    if (c >= 0x1A && c <= 0x1F) return true;
+  }
+  return false;
 }
 
 std::string_view MediaType(std::string_view content_type) {
@@ -183,6 +248,16 @@ HttpResponse Service::Handle(HttpRequestView& request) {
   std::string_view operation = OperationOf(request.target);
   size_t slot = metrics_.SlotOf(operation);
   HttpResponse response = Dispatch(request);
+  if (!request.accept_encoding.empty() && response.body.size() >= kResponseCompressionThreshold) {
+    // The checksum covers the bytes sent, as DynamoDB's: the SDKs check it before inflating.
+    std::string_view coding = EncodeResponseBody(ChooseResponseCoding(request.accept_encoding), response.body);
+    if (!coding.empty()) {
+      for (auto& [name, value] : response.headers) {
+        if (name == "x-amz-crc32") value = std::to_string(libdeflate_crc32(0, response.body.data(), response.body.size()));
+      }
+      response.headers.emplace_back("Content-Encoding", std::string(coding));
+    }
+  }
   auto elapsed = std::chrono::steady_clock::now() - start;
   if (request.method == "POST") metrics_.Record(slot, response.status, elapsed);
   if (log_requests_ || response.status >= 500) {
@@ -230,13 +305,17 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     if (!request.cors_request_method.empty()) {
       response.headers.emplace_back("Access-Control-Allow-Methods", std::string(request.cors_request_method));
     }
+    response.headers.emplace_back("Access-Control-Expose-Headers", kCorsExposedHeaders);
     response.headers.emplace_back("Access-Control-Max-Age", "172800");
     return response;
   }
   std::string_view response_type = kAmzJson;
   auto with_cors = [&](HttpResponse response) {
     if (response_type != kAmzJson) response = WithContentType(std::move(response), response_type);
-    if (!request.origin.empty()) response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    if (!request.origin.empty()) {
+      response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+      response.headers.emplace_back("Access-Control-Expose-Headers", kCorsExposedHeaders);
+    }
     return response;
   };
   if (request.method == "GET") {
@@ -253,7 +332,11 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
       if (!handle) return Finish(404, R"({"message":"no such table"})", "application/json");
       return Finish(200, db_.throughput().HeatJson(*handle->description), "application/json");
     }
-    return with_cors(Finish(200, "healthy: dynamodb." + identity_.region + ".amazonaws.com ", "text/plain"));
+    // DynamoDB's health check answers on / only, naming the host the client addressed (AWS:
+    // "healthy: dynamodb.<region>.amazonaws.com ", the trailing space is AWS's).
+    if (path != "/" && !path.empty()) return with_cors(Finish(404, "<UnknownOperationException/>\n", "text/xml"));
+    std::string host = request.host.empty() ? "dynamodb." + identity_.region + ".amazonaws.com" : std::string(request.host);
+    return with_cors(Finish(200, "healthy: " + host + " ", "text/plain"));
   }
   std::string_view media = MediaType(request.content_type);
   if (request.method != "POST" ||
@@ -265,6 +348,12 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
   // Signatures cover the body as sent: verify before the in-situ parse, report in AWS's order.
   std::optional<Result<std::string>> caller;
   if (auth_.enabled()) caller.emplace(auth_.Verify({request.method, request.url, request.headers, request.body}));
+  // A compressed body is inflated after the signature check (it covers the bytes as sent) and
+  // before the parse; one that does not inflate is refused as a body that does not parse.
+  if (!request.content_encoding.empty()) {
+    Status decoded = DecodeRequestBody(request.content_encoding, request.body, kMaxRequestBody);
+    if (!decoded.ok()) return with_cors(Error(decoded));
+  }
 
   // The document's values come from a per-thread block reused by every request (more, if a big
   // request needs it, from the heap for that request only): no allocator, base allocator and
@@ -280,6 +369,9 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     // Padding the parser may read: UTF-8 validation looks up to three bytes past a truncated
     // sequence at the very end, and the SSE2 string scan reads whole aligned 16-byte blocks, up
     // to 15 bytes past the closing NUL. Sixteen NULs keep every such read inside the buffer.
+    if (HasLoneLowSurrogateEscape(request.body) || HasRawControl1AToF(request.body)) {
+      return with_cors(Error(Status::Serialization("")));
+    }
     request.body.append(16, '\0');
     // A body of plain ASCII is valid UTF-8 as it stands: only other bodies pay for the parser's
     // byte-by-byte validation.
@@ -317,7 +409,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     }
   } shrink_large{buffer};
   JsonWriter writer(buffer, &stack_allocator);
-  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}};
+  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}, request.host};
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
   if (result.ok()) result = op->run(ctx);
   if (!result.ok()) return with_cors(Error(result, ctx.error_details));

@@ -30,6 +30,9 @@ struct HttpRequestView {
   std::string_view origin;        // Origin (CORS)
   std::string_view cors_request_headers;
   std::string_view cors_request_method;
+  std::string_view host;              // Host
+  std::string_view content_encoding;  // Content-Encoding
+  std::string_view accept_encoding;   // Accept-Encoding (the last one, when repeated, as DynamoDB)
   std::string body;  // owned: parsed in situ
 };
 

@@ -166,13 +166,29 @@ Result<Parsed> ParseRequest(const SignedRequest& r) {
     }
     auto space = a.find(' ');
     p.algorithm = std::string(a.substr(0, space));
+    // The components may be separated by commas, by whitespace or by both (AWS accepts
+    // "Credential=.. SignedHeaders=.. Signature=.." as well as boto3's ", " and bare commas).
     std::map<std::string, std::string> kv;
-    std::string rest(space == std::string_view::npos ? "" : a.substr(space + 1));
-    for (auto& item : Split(rest, ',')) {
-      std::string t = Trim(item);
-      auto eq = t.find('=');
-      if (eq == std::string::npos) continue;
-      kv[t.substr(0, eq)] = t.substr(eq + 1);
+    std::string_view rest = space == std::string_view::npos ? std::string_view() : a.substr(space + 1);
+    std::string_view missing_equal;
+    while (!rest.empty()) {
+      const size_t start = rest.find_first_not_of(", \t");
+      if (start == std::string_view::npos) break;
+      rest.remove_prefix(start);
+      const size_t end = std::min(rest.find_first_of(", \t"), rest.size());
+      std::string_view item = rest.substr(0, end);
+      rest.remove_prefix(end);
+      auto eq = item.find('=');
+      if (eq == std::string_view::npos) {
+        if (missing_equal.empty()) missing_equal = item;
+        continue;
+      }
+      kv[std::string(item.substr(0, eq))] = std::string(item.substr(eq + 1));
+    }
+    if (!missing_equal.empty()) {
+      return Incomplete("'" + std::string(missing_equal) +
+                        "' not a valid key=value pair (missing equal-sign) in Authorization header: '" +
+                        std::string(auth) + "'.");
     }
     std::string msg;
     for (const char* param : {"Credential", "Signature", "SignedHeaders"}) {
@@ -207,8 +223,9 @@ Result<Parsed> ParseRequest(const SignedRequest& r) {
   return p;
 }
 
-// Parses "20240101T000000Z" into a time_point.
-bool ParseAmzDate(const std::string& s, std::chrono::system_clock::time_point& out) {
+// Parses "20240101T000000Z" into a time in seconds (a system_clock time_point counts nanoseconds
+// and cannot hold dates past 2262, which clients may send: year 3020 must read as the future).
+bool ParseAmzDate(const std::string& s, std::chrono::sys_seconds& out) {
   if (s.size() != 16 || s[8] != 'T' || s[15] != 'Z') return false;
   std::tm tm{};
   if (std::sscanf(s.c_str(), "%4d%2d%2dT%2d%2d%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
@@ -217,7 +234,7 @@ bool ParseAmzDate(const std::string& s, std::chrono::system_clock::time_point& o
   }
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
-  out = std::chrono::system_clock::from_time_t(timegm(&tm));
+  out = std::chrono::sys_seconds(std::chrono::seconds(timegm(&tm)));
   return true;
 }
 
@@ -297,21 +314,22 @@ bool Authenticator::CanAccess(const std::string& access_key, std::string_view ta
 
 Result<std::string> Authenticator::Verify(const SignedRequest& r, std::chrono::system_clock::time_point now) const {
   MT_ASSIGN_OR_RETURN(Parsed p, ParseRequest(r));
-  std::chrono::system_clock::time_point signed_at;
+  std::chrono::sys_seconds signed_at;
   if (!ParseAmzDate(p.amz_date, signed_at)) {
     return Incomplete("Date must be in ISO-8601 'basic format'. Got '" + p.amz_date +
                       "'. See http://en.wikipedia.org/wiki/ISO_8601");
   }
   auto minutes = std::chrono::minutes(15);
+  const auto now_s = std::chrono::floor<std::chrono::seconds>(now);  // compared in seconds (see ParseAmzDate)
   if (p.presigned) {
-    if (now > signed_at + std::chrono::seconds(p.expires)) {
+    if (now_s > signed_at + std::chrono::seconds(std::clamp<long>(p.expires, -(1L << 40), 1L << 40))) {
       return Invalid("Signature expired: " + p.amz_date + " is now earlier than " + FormatAmzDate(now - std::chrono::seconds(p.expires)) +
                      " (" + FormatAmzDate(now) + " - " + std::to_string(p.expires) + " sec.)");
     }
-  } else if (signed_at < now - minutes) {
+  } else if (signed_at < now_s - minutes) {
     return Invalid("Signature expired: " + p.amz_date + " is now earlier than " + FormatAmzDate(now - minutes) + " (" +
                    FormatAmzDate(now) + " - 15 min.)");
-  } else if (signed_at > now + minutes) {
+  } else if (signed_at > now_s + minutes) {
     return Invalid("Signature not yet current: " + p.amz_date + " is still later than " +
                    FormatAmzDate(now + minutes) + " (" + FormatAmzDate(now) + " + 15 min.)");
   }

@@ -5,7 +5,10 @@
 //   DynamoDB's value validation with its messages: empty AttributeValue, several types set,
 //   NULL false, empty sets, duplicate set members, bad numbers (src/model/number.h messages),
 //   nesting deeper than 32 levels.
-// - Writers emit normalised numbers, base64 binary, sets in stored order.
+// - Writers emit normalised numbers, base64 binary, sets in their canonical order (sorted, see
+//   model/attribute_value.h; records stored by older versions keep their stored order).
+// - JsonWriter's output is always JSON a strict reader accepts: control characters, quotes and
+//   backslashes are escaped, and bytes that are not UTF-8 are replaced by U+FFFD.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -13,21 +16,27 @@
 #include <rapidjson/writer.h>
 
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "model/attribute_value.h"
 
 namespace monotable::api {
 
-// RapidJSON's writer, with the same output, but a string with nothing to escape (no control
-// character, quote or backslash: most keys and values) is copied whole instead of byte by byte.
+// RapidJSON's writer, with the same output for UTF-8 text, but every string is written by
+// RawString: one with nothing to escape (no control character, quote or backslash: most keys and
+// values) is copied whole instead of byte by byte, control characters are escaped (RapidJSON's own
+// SSE2 string writer leaves U+001A..U+001F raw), and text that is not UTF-8 has its stray bytes
+// replaced by U+FFFD. Every String and Key overload goes through here.
 class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
  public:
   using Writer::Writer;
-  using Writer::Key;
-  using Writer::String;
   bool String(const char* s, rapidjson::SizeType length, bool copy = false);
+  bool String(const char* s) { return String(s, static_cast<rapidjson::SizeType>(std::strlen(s))); }
+  bool String(const std::string& s) { return String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
   bool Key(const char* s, rapidjson::SizeType length, bool copy = false) { return String(s, length, copy); }
+  bool Key(const char* s) { return String(s); }
+  bool Key(const std::string& s) { return String(s); }
 
   // One value written as text straight into the buffer (WriteEncodedItem): the writer places it
   // like any value of `type`; in between, Raw and RawString append text and a quoted, escaped

@@ -142,9 +142,11 @@ Status AddInto(AttributeValue& existing, const AttributeValue& value) {
     case AttrType::kSS:
     case AttrType::kBS:
       Union(existing.string_set(), value.string_set());
+      existing.Canonicalize();
       return Status::Ok();
     case AttrType::kNS:
       Union(existing.number_set(), value.number_set());
+      existing.Canonicalize();
       return Status::Ok();
     case AttrType::kL:
       existing.l().insert(existing.l().end(), value.l().begin(), value.l().end());

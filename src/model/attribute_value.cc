@@ -39,6 +39,17 @@ bool SameMembers(const std::vector<T>& a, const std::vector<T>& b) {
 
 }  // namespace
 
+void AttributeValue::Canonicalize() {
+  if (type_ == AttrType::kSS || type_ == AttrType::kBS) {
+    auto& members = string_set();  // std::string orders by unsigned bytes (char_traits<char>::compare)
+    if (!std::is_sorted(members.begin(), members.end())) std::sort(members.begin(), members.end());
+  } else if (type_ == AttrType::kNS) {
+    auto& members = number_set();
+    auto less = [](const Number& a, const Number& b) { return a.Compare(b) < 0; };
+    if (!std::is_sorted(members.begin(), members.end(), less)) std::sort(members.begin(), members.end(), less);
+  }
+}
+
 bool AttributeValue::operator==(const AttributeValue& other) const {
   if (type_ != other.type_) return false;
   switch (type_) {

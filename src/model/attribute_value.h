@@ -4,7 +4,10 @@
 // - A value's type() decides which accessor is valid: s() for S, bytes() for B (raw bytes, not
 //   base64), n() for N, boolean() for BOOL, l() for L, m() for M, string_set() for SS and BS,
 //   number_set() for NS. NULL carries nothing. Calling the wrong accessor is a programming error.
-// - Sets keep the order they were given in; equality treats them as sets. Maps are ordered by name.
+// - Sets are kept in one canonical order, the order every response returns them in: SS and BS
+//   members sorted by their bytes (unsigned), NS members numerically. The factories sort; code
+//   that changes a set's members in place calls Canonicalize() after. Equality treats them as
+//   sets. Maps are ordered by name.
 // - Values are plain data: copyable, movable, comparable with ==. Validation of user input (empty
 //   sets, duplicates, nesting depth) is done by the decoders, not here.
 #pragma once
@@ -40,9 +43,9 @@ class AttributeValue {
   static AttributeValue Null() { return AttributeValue(); }
   static AttributeValue L(List v) { return AttributeValue(AttrType::kL, std::move(v)); }
   static AttributeValue M(Map v) { return AttributeValue(AttrType::kM, std::move(v)); }
-  static AttributeValue SS(std::vector<std::string> v) { return AttributeValue(AttrType::kSS, std::move(v)); }
-  static AttributeValue BS(std::vector<std::string> v) { return AttributeValue(AttrType::kBS, std::move(v)); }
-  static AttributeValue NS(std::vector<Number> v) { return AttributeValue(AttrType::kNS, std::move(v)); }
+  static AttributeValue SS(std::vector<std::string> v) { return Sorted(AttributeValue(AttrType::kSS, std::move(v))); }
+  static AttributeValue BS(std::vector<std::string> v) { return Sorted(AttributeValue(AttrType::kBS, std::move(v))); }
+  static AttributeValue NS(std::vector<Number> v) { return Sorted(AttributeValue(AttrType::kNS, std::move(v))); }
 
   AttrType type() const { return type_; }
 
@@ -61,7 +64,14 @@ class AttributeValue {
 
   bool operator==(const AttributeValue& other) const;
 
+  // Puts a set's members back in canonical order (a no-op for other types and sorted sets).
+  void Canonicalize();
+
  private:
+  static AttributeValue Sorted(AttributeValue v) {
+    v.Canonicalize();
+    return v;
+  }
   template <typename T>
   AttributeValue(AttrType type, T&& v) : type_(type), v_(std::forward<T>(v)) {}
 

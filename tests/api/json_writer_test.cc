@@ -9,16 +9,35 @@
 namespace monotable::api {
 namespace {
 
-// The fast path must give exactly RapidJSON's output, escapes included.
-std::string Plain(const std::string& key, const std::string& value) {
-  rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
-  w.StartObject();
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-  w.EndObject();
-  return b.GetString();
+// The reference output: RapidJSON's format (\b \t \n \f \r \" \\ and \u00XX, uppercase), written
+// byte by byte. (RapidJSON's own writer is no oracle: built with RAPIDJSON_SSE2 it leaves
+// U+001A..U+001F unescaped inside aligned 16-byte blocks.)
+std::string Quoted(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\f': out += "\\f"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          static const char* kHex = "0123456789ABCDEF";
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
 }
+
+std::string Plain(const std::string& key, const std::string& value) { return "{" + Quoted(key) + ":" + Quoted(value) + "}"; }
 
 std::string Fast(const std::string& key, const std::string& value) {
   rapidjson::StringBuffer b;
@@ -38,6 +57,15 @@ TEST(JsonWriter, SameOutputAsRapidJson) {
   for (const std::string& s : cases) EXPECT_EQ(Fast(s, s), Plain(s, s)) << s;
 }
 
+TEST(JsonWriter, ControlCharactersInAlignedBlocksAreEscaped) {
+  // The RapidJSON SSE2 writer's fault: U+001A..U+001F inside an aligned 16-byte block went out raw.
+  std::string s(64, 'a');
+  for (int c = 0x1A; c <= 0x1F; ++c) s[16 + c - 0x1A] = static_cast<char>(c);
+  const std::string out = Fast(s, s);
+  for (char c : out) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << out;
+  EXPECT_NE(out.find("\\u001A\\u001B\\u001C\\u001D\\u001E\\u001F"), std::string::npos) << out;
+}
+
 TEST(JsonWriter, EveryByteAtEveryPosition) {
   // Each byte value at each offset of 17- and 25-byte strings (16 bytes at a time, then 8 at a
   // time, then the tail).
@@ -46,9 +74,35 @@ TEST(JsonWriter, EveryByteAtEveryPosition) {
       for (size_t pos = 0; pos < size; ++pos) {
         std::string s(size, 'a');
         s[pos] = static_cast<char>(c);
-        ASSERT_EQ(Fast("k", s), Plain("k", s)) << "byte " << c << " at " << pos << " of " << size;
+        // A lone byte of 0x80 or above is no UTF-8: it goes out as U+FFFD.
+        std::string expected = s;
+        if (c >= 0x80) expected.replace(pos, 1, "\xEF\xBF\xBD");
+        ASSERT_EQ(Fast("k", s), Plain("k", expected)) << "byte " << c << " at " << pos << " of " << size;
       }
     }
+  }
+}
+
+TEST(JsonWriter, TextThatIsNotUtf8IsRepaired) {
+  // Every answer must decode as UTF-8: stray bytes become U+FFFD, well-formed sequences stay.
+  const std::pair<std::string, std::string> cases[] = {
+      {"\xc3\xa9", "\xc3\xa9"},                           // é
+      {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf"},       // U+10FFFF
+      {"\xc3", "\xef\xbf\xbd"},                           // truncated
+      {"a\xe4\xb8", "a\xef\xbf\xbd\xef\xbf\xbd"},       // truncated three-byte sequence
+      {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},         // overlong
+      {"\xed\xb0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},  // an encoded lone surrogate
+      {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},  // above U+10FFFF
+      {"q\"\xff\x01", "q\"\xef\xbf\xbd\x01"},             // escapes and repairs together
+  };
+  for (const auto& [in, out] : cases) {
+    EXPECT_EQ(Fast(in, in), Plain(out, out)) << in;
+    rapidjson::StringBuffer b;
+    JsonWriter w(b);
+    w.BeginRawValue(rapidjson::kStringType);
+    w.RawString(in);
+    w.EndRawValue();
+    EXPECT_EQ(std::string(b.GetString()), Quoted(out)) << in;
   }
 }
 

@@ -172,3 +172,74 @@ def test_partiql_statements_obey_table_rules(secured):
         limited.execute_transaction(TransactStatements=[{"Statement": 'SELECT * FROM "secrets2" WHERE pk = \'x\''}])
     assert err(e)[0] == "AccessDeniedException"
     assert "Item" in admin.get_item(TableName="secrets2", Key={"pk": {"S": "x"}})
+
+
+# ---- the Authorization header's shape (AWS as ScyllaDB's test_authorization.py recorded it, and
+# dynalite's notes of AWS's messages) ---------------------------------------------------------------
+
+SPACES_ONLY = "AWS4-HMAC-SHA256 Credential=AKIDADMIN/2/3/4/aws4_request SignedHeaders=x-amz-date;host Signature=123"
+
+
+def test_space_separated_components_are_parsed_and_expiry_reported(secured):
+    # AWS reads components separated by spaces only; the date is checked before the scope.
+    status, body = raw(secured, {"X-Amz-Date": "20170101T010101Z", "Authorization": SPACES_ONLY})
+    assert status == 400
+    assert body["__type"] == "com.amazon.coral.service#InvalidSignatureException"
+    assert body["message"].startswith("Signature expired: 20170101T010101Z is now earlier than ")
+    assert body["message"].endswith(" - 15 min.)")
+
+
+def test_future_signature_is_not_yet_current(secured):
+    status, body = raw(secured, {"X-Amz-Date": "30200101T010101Z", "Authorization": SPACES_ONLY})
+    assert body["__type"] == "com.amazon.coral.service#InvalidSignatureException"
+    assert body["message"].startswith("Signature not yet current: 30200101T010101Z is still later than ")
+    assert body["message"].endswith(" + 15 min.)")
+    soon = datetime.datetime.utcnow() + datetime.timedelta(minutes=16)
+    status, body = raw(secured, signed_headers(secured, "AKIDADMIN", "adminsecret", soon))
+    assert body["message"].startswith("Signature not yet current: " + soon.strftime("%Y%m%dT%H%M%SZ"))
+    fine = datetime.datetime.utcnow() + datetime.timedelta(minutes=5)
+    status, body = raw(secured, signed_headers(secured, "AKIDADMIN", "adminsecret", fine))
+    assert status == 200 and "TableNames" in body
+
+
+@pytest.mark.parametrize("separator", [" ", ",", ", ", " , ", "\t"])
+def test_valid_signature_with_any_separator(secured, separator):
+    headers = signed_headers(secured, "AKIDADMIN", "adminsecret", datetime.datetime.utcnow())
+    algorithm, rest = headers["Authorization"].split(" ", 1)
+    parts = [p.strip() for p in rest.split(",")]
+    headers["Authorization"] = algorithm + " " + separator.join(parts)
+    status, body = raw(secured, headers)
+    assert status == 200 and "TableNames" in body
+
+
+@pytest.mark.parametrize("present,missing", [
+    ("Credential=AKIDADMIN/20240101/us-east-1/dynamodb/aws4_request", ["Signature", "SignedHeaders"]),
+    ("SignedHeaders=host Signature=abc", ["Credential"]),
+    ("Credential=AKIDADMIN/20240101/us-east-1/dynamodb/aws4_request Signature=abc", ["SignedHeaders"]),
+    ("Credential=AKIDADMIN/20240101/us-east-1/dynamodb/aws4_request SignedHeaders=host", ["Signature"]),
+    ("", ["Credential", "Signature", "SignedHeaders"]),
+    ("Credential= SignedHeaders=host Signature=abc", ["Credential"]),
+])
+def test_missing_components_are_incomplete_signature(secured, present, missing):
+    auth = ("AWS4-HMAC-SHA256 " + present).strip()
+    status, body = raw(secured, {"X-Amz-Date": "20240101T000000Z", "Authorization": auth})
+    assert status == 400
+    assert body["__type"] == "com.amazon.coral.service#IncompleteSignatureException"
+    expected = "".join(f"Authorization header requires '{m}' parameter. " for m in missing)
+    assert body["message"] == expected + "Authorization=" + auth
+
+
+def test_component_without_equal_sign_is_incomplete_signature(secured):
+    auth = "AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders"
+    status, body = raw(secured, {"X-Amz-Date": "20240101T000000Z", "Authorization": auth})
+    assert body["__type"] == "com.amazon.coral.service#IncompleteSignatureException"
+    assert body["message"] == ("'Credential' not a valid key=value pair (missing equal-sign) in Authorization header: "
+                               "'AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders'.")
+
+
+def test_compressed_body_is_signed_as_sent(secured):
+    import gzip
+    body = gzip.compress(b'{"Limit": 5}')
+    headers = signed_headers(secured, "AKIDADMIN", "adminsecret", datetime.datetime.utcnow(), body)
+    status, parsed = raw(secured, {**headers, "Content-Encoding": "gzip"}, body)
+    assert status == 200 and "TableNames" in parsed

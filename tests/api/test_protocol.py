@@ -36,7 +36,8 @@ def lower(headers):
 
 
 def test_get_is_health_check(server):
-    status, headers, raw = request(server.port, "GET")
+    # AWS names the host the client addressed (dynamodb.<region>.amazonaws.com); so do we.
+    status, headers, raw = request(server.port, "GET", headers={"Host": "dynamodb.us-east-1.amazonaws.com"})
     assert status == 200
     assert raw == b"healthy: dynamodb.us-east-1.amazonaws.com "  # the trailing space is AWS's
     assert headers["content-length"] == "42"
@@ -45,11 +46,16 @@ def test_get_is_health_check(server):
     assert REQUEST_ID.match(headers["x-amzn-requestid"])
 
 
-def test_health_check_names_configured_region(start_server):
+def test_health_check_names_configured_region_without_host(start_server):
     s = start_server("--in-memory", "--region", "eu-west-2")
-    status, _, raw = request(s.port, "GET")
-    assert status == 200
-    assert raw == b"healthy: dynamodb.eu-west-2.amazonaws.com "
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=30)
+    sock.sendall(b"GET / HTTP/1.0\r\n\r\n")
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    sock.close()
+    assert data.startswith(b"HTTP/1.0 200 ")
+    assert data.split(b"\r\n\r\n", 1)[1] == b"healthy: dynamodb.eu-west-2.amazonaws.com "
 
 
 @pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])

@@ -49,7 +49,7 @@ def test_sigterm_finishes_in_flight_requests_and_keeps_data(start_server, tmp_pa
 
 def test_health_check(server):
     s = socket.create_connection(("127.0.0.1", server.port))
-    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.sendall(b"GET / HTTP/1.1\r\nHost: dynamodb.us-east-1.amazonaws.com\r\n\r\n")
     reply = s.recv(4096)
     s.close()
     assert reply.startswith(b"HTTP/1.1 200")

@@ -1,11 +1,15 @@
 // libFuzzer target: arbitrary text parsed as each expression kind, then bound, evaluated, projected
 // and applied, against fixed ExpressionAttributeNames / Values and a fixed item. Any crash, sanitizer
-// report or stack overflow is a bug: every input must end in a result or a ValidationException.
+// report or stack overflow is a bug: every input must end in a result or a ValidationException,
+// and the message of that exception (which quotes the input) must be UTF-8, so that the answer
+// carrying it quotes the client's text exactly rather than a cut byte sequence.
 //
 // Built only when the CMake option MONOTABLE_FUZZ is on and the compiler is clang (the build wires
 // it with -fsanitize=fuzzer,address,undefined); not part of expr_tests.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "expr/expression.h"
@@ -56,6 +60,46 @@ const Item& TheItem() {
   return item;
 }
 
+// True when `s` is well-formed UTF-8 (RFC 3629).
+bool IsUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    size_t length = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80) {
+      length = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else {
+      return false;
+    }
+    if (i + length > n) return false;
+    for (size_t k = 1; k < length; ++k) {
+      const unsigned char t = p[i + k];
+      if (k == 1 ? (t < lo || t > hi) : (t < 0x80 || t > 0xBF)) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+// The input is UTF-8 (requests are validated before expressions see them): so must every message be.
+template <typename R>
+void CheckMessage(std::string_view input, const R& result) {
+  if (result.ok() || !IsUtf8(input)) return;
+  const std::string& message = result.status().message();
+  if (!IsUtf8(message)) {
+    std::fprintf(stderr, "message is not UTF-8: %s\n", message.c_str());
+    std::abort();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -63,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The parser alone, every kind (no cache: fuzzing should not grow one).
   for (auto kind : {expr::ExpressionKind::kCondition, expr::ExpressionKind::kFilter, expr::ExpressionKind::kKeyCondition,
                     expr::ExpressionKind::kProjection, expr::ExpressionKind::kUpdate}) {
-    (void)expr::ParseExpression(kind, text);
+    CheckMessage(text, expr::ParseExpression(kind, text));
   }
   // The whole pipeline through a small private cache.
   static expr::ExpressionCache cache(256, 4);
@@ -71,6 +115,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   expr::ExpressionInputs in{&Names(), &Values(), &tracker, &cache};
   const Item& item = TheItem();
 
+  CheckMessage(text, expr::ParseConditionExpression(text, in));
+  CheckMessage(text, expr::ParseUpdateExpression(text, in));
+  CheckMessage(text, expr::ParseProjectionExpression(text, in));
+  CheckMessage(text, expr::ParseKeyConditionExpression(text, in));
   if (auto c = expr::ParseConditionExpression(text, in); c.ok()) {
     (void)c->Evaluate(&item);
     (void)c->Evaluate(nullptr);

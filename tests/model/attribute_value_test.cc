@@ -80,8 +80,28 @@ TEST(ItemCodec, RoundTripsEveryType) {
   auto decoded = DecodeItem(bytes);
   ASSERT_TRUE(decoded.ok()) << decoded.status().message();
   EXPECT_EQ(*decoded, item);
-  // Set order is preserved exactly, not just set-equal.
-  EXPECT_EQ(decoded->at("ss").string_set(), (std::vector<std::string>{"b", "a"}));
+  // Sets come out in their canonical order, whatever order they were built in.
+  EXPECT_EQ(decoded->at("ss").string_set(), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(AttributeValue, SetsAreKeptInCanonicalOrder) {
+  // SS and BS by unsigned bytes (U+FFFF's EF BF BF before U+1F600's F0 9F 98 80), NS numerically.
+  EXPECT_EQ(AttributeValue::SS({"z", "\xf0\x9f\x98\x80", "a", "\xef\xbf\xbf", "Z"}).string_set(),
+            (std::vector<std::string>{"Z", "a", "z", "\xef\xbf\xbf", "\xf0\x9f\x98\x80"}));
+  EXPECT_EQ(AttributeValue::BS({"\xff", std::string("\0", 1), "\x7f", "\x80"}).string_set(),
+            (std::vector<std::string>{std::string("\0", 1), "\x7f", "\x80", "\xff"}));
+  std::vector<std::string> numbers;
+  const AttributeValue ns = AttributeValue::NS({N("10"), N("9"), N("-1E-130"), N("-1"), N("1E+125"), N("0")});
+  for (const Number& n : ns.number_set()) {
+    numbers.push_back(n.ToString());
+  }
+  EXPECT_EQ(numbers, (std::vector<std::string>{N("-1").ToString(), N("-1E-130").ToString(), N("0").ToString(),
+                                               N("9").ToString(), N("10").ToString(), N("1E+125").ToString()}));
+  // A set changed in place is put back in order.
+  AttributeValue ss = AttributeValue::SS({"b", "d"});
+  ss.string_set().push_back("a");
+  ss.Canonicalize();
+  EXPECT_EQ(ss.string_set(), (std::vector<std::string>{"a", "b", "d"}));
 }
 
 TEST(ItemCodec, RejectsEveryTruncationWithoutCrashing) {
