@@ -248,7 +248,10 @@ HttpResponse Service::Handle(HttpRequestView& request) {
   std::string_view operation = OperationOf(request.target);
   size_t slot = metrics_.SlotOf(operation);
   HttpResponse response = Dispatch(request);
-  if (!request.accept_encoding.empty() && response.body.size() >= kResponseCompressionThreshold) {
+  // Responses that carry their own coding (the console's precompressed files) are sent as they are.
+  bool already_coded = false;
+  for (const auto& header : response.headers) already_coded |= header.first == "Content-Encoding";
+  if (!already_coded && !request.accept_encoding.empty() && response.body.size() >= kResponseCompressionThreshold) {
     // The checksum covers the bytes sent, as DynamoDB's: the SDKs check it before inflating.
     std::string_view coding = EncodeResponseBody(ChooseResponseCoding(request.accept_encoding), response.body);
     if (!coding.empty()) {
