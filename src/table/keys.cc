@@ -5,13 +5,11 @@
 namespace monotable::table {
 namespace {
 
-Status CheckKeyValue(const AttributeValue& value, AttrType type, const std::string& name, bool is_hash,
-                     const char* empty_prefix) {
-  if ((type == AttrType::kS || type == AttrType::kB) && value.s().empty()) {
-    return Status::Validation(std::string(empty_prefix) +
-                              "The AttributeValue for a key attribute cannot contain an empty " +
-                              (type == AttrType::kS ? "string" : "binary") + " value. Key: " + name);
-  }
+// A partition key value holds at most 2048 bytes, a sort key value 1024 (numbers are not
+// counted). The same limits hold for the key attributes of every secondary index: an item whose
+// index key value is too long is refused as a whole (AWS's developer guide, "Detecting and
+// correcting index key violations"; the messages are the table key's).
+Status CheckKeySize(const AttributeValue& value, AttrType type, bool is_hash) {
   if (type == AttrType::kN) return Status::Ok();
   if (is_hash && value.s().size() > 2048) {
     return Status::Validation(
@@ -22,6 +20,16 @@ Status CheckKeyValue(const AttributeValue& value, AttrType type, const std::stri
         "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
   }
   return Status::Ok();
+}
+
+Status CheckKeyValue(const AttributeValue& value, AttrType type, const std::string& name, bool is_hash,
+                     const char* empty_prefix) {
+  if ((type == AttrType::kS || type == AttrType::kB) && value.s().empty()) {
+    return Status::Validation(std::string(empty_prefix) +
+                              "The AttributeValue for a key attribute cannot contain an empty " +
+                              (type == AttrType::kS ? "string" : "binary") + " value. Key: " + name);
+  }
+  return CheckKeySize(value, type, is_hash);
 }
 
 }  // namespace
@@ -89,6 +97,7 @@ Status ValidateItemKeys(const TableDescription& table, const Item& item) {
             std::string(type == AttrType::kS ? "string" : "binary") + " value. IndexName: " + index.name +
             ", IndexKey: " + element.name);
       }
+      MT_RETURN_IF_ERROR(CheckKeySize(it->second, type, element.role == KeyRole::kHash));
     }
     return Status::Ok();
   };
