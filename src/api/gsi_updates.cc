@@ -71,6 +71,26 @@ Status CheckGlobalIndexKeySchema(const std::vector<KeyElement>& keys) {
   return Status::Ok();
 }
 
+Status CheckProjection(const rapidjson::Value& projection) {
+  // AWS's words: dynamodb-conformance's error-messages/createTable.test.ts (INCLUDE without
+  // NonKeyAttributes) and ack-api-quirks' DynamoDB error catalogue (the others).
+  auto type = StringMember(projection, "ProjectionType");
+  if (!type) return Invalid("Unknown ProjectionType: null");
+  const rapidjson::Value* attrs = Member(projection, "NonKeyAttributes");
+  if (attrs && *type != "INCLUDE") {
+    return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
+  }
+  if (!attrs && *type == "INCLUDE") return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  if (attrs) {
+    std::set<std::string_view> seen;
+    for (const auto& a : attrs->GetArray()) {
+      std::string_view name(a.GetString(), a.GetStringLength());
+      if (!seen.insert(name).second) return Invalid("Duplicate element in NonKeyAttributes: " + std::string(name));
+    }
+  }
+  return Status::Ok();
+}
+
 Status ValidateGsiUpdates(const rapidjson::Value& request) {
   const rapidjson::Value* updates = Member(request, "GlobalSecondaryIndexUpdates");
   if (!updates) return Status::Ok();
@@ -96,6 +116,7 @@ Status ValidateGsiUpdates(const rapidjson::Value& request) {
       if (!Member(*create, "KeySchema") || !Member(*create, "Projection")) {
         return Invalid("KeySchema and Projection must be specified for GlobalSecondaryIndexUpdate.Create");
       }
+      MT_RETURN_IF_ERROR(CheckProjection(*Member(*create, "Projection")));
     }
   }
   return Status::Ok();
