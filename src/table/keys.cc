@@ -63,7 +63,7 @@ Item ExtractKey(const TableDescription& table, const Item& item) {
   return key;
 }
 
-Status ValidateItemKeys(const TableDescription& table, const Item& item) {
+Status ValidateItemKeys(const TableDescription& table, const Item& item, ItemSource source) {
   for (const auto& element : table.key_schema) {
     AttrType type = *table.AttributeType(element.name);
     auto it = item.find(element.name);
@@ -91,6 +91,12 @@ Status ValidateItemKeys(const TableDescription& table, const Item& item) {
                                   " IndexName: " + index.name);
       }
       if ((type == AttrType::kS || type == AttrType::kB) && it->second.s().empty()) {
+        if (source == ItemSource::kUpdate) {
+          return Status::Validation(
+              "One or more parameter values are not valid. The update expression attempted to update a secondary "
+              "index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an "
+              "empty " + std::string(type == AttrType::kS ? "string" : "binary") + " value.");
+        }
         return Status::Validation(
             "One or more parameter values are not valid. A value specified for a secondary index key is not "
             "supported. The AttributeValue for a key attribute cannot contain an empty " +

@@ -149,3 +149,22 @@ def test_an_index_created_later_leaves_violating_items_out(ddb):
     got = ddb.query(TableName=name, IndexName="abx", KeyConditionExpression="a = :a AND b = :b",
                     ExpressionAttributeValues={":a": S("A"), ":b": S("b-fixed")})["Items"]
     assert [i["p"]["S"] for i in got] == ["long-range"]
+
+
+def test_empty_index_key_values_by_put_and_by_update(ddb, indexed):
+    # Strings captured from AWS in four regions (dynamodb-conformance's
+    # error-messages/indexKeyValues.test.ts): a put names the index and key, an update does not.
+    for value, kind in [(S(""), "string"), (B(b""), "binary")]:
+        extra = {"g": value} if kind == "string" else {"g": S("g"), "h": value}
+        attribute = "g" if kind == "string" else "h"
+        with pytest.raises(ClientError) as e:
+            ddb.put_item(TableName=indexed, Item=item("empty", extra))
+        validation(e, "One or more parameter values are not valid. A value specified for a secondary index key is not "
+                      f"supported. The AttributeValue for a key attribute cannot contain an empty {kind} value. "
+                      f"IndexName: gsi, IndexKey: {attribute}")
+        with pytest.raises(ClientError) as e:
+            ddb.update_item(TableName=indexed, Key={"p": S("empty"), "c": S("c")}, UpdateExpression="SET #a = :v",
+                            ExpressionAttributeNames={"#a": attribute}, ExpressionAttributeValues={":v": value})
+        validation(e, "One or more parameter values are not valid. The update expression attempted to update a "
+                      "secondary index key to a value that is not supported. The AttributeValue for a key attribute "
+                      f"cannot contain an empty {kind} value.")
