@@ -188,7 +188,7 @@ Status Validate(OperationContext& ctx) {
       }
       MT_RETURN_IF_ERROR(CheckUniqueName(index, index_names));
       if (!on_demand && !Member(index, "ProvisionedThroughput")) {
-        return Invalid("ProvisionedThroughput must be specified for index: " + name);
+        return Invalid("ProvisionedThroughput is not specified for index: " + name);  // UpdateTable says "must be"
       }
     }
     if (gsis->Size() > 20) return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
@@ -219,6 +219,12 @@ Status Validate(OperationContext& ctx) {
   }
   if (included > 100) {
     return Invalid("The sum of distinct NonKeyAttributes across all secondary indexes exceeds the limit of 100");
+  }
+  if (const auto* tags = Member(req, "Tags")) {
+    MT_RETURN_IF_ERROR(CheckTags(*tags));
+    if (tags->Size() > kMaxTagsPerTable) {
+      return Status::Validation("Number of Tags exceed the current limit for the provided ResourceArn");
+    }
   }
   if (const auto* stream = Member(req, "StreamSpecification")) {
     bool enabled = BoolMember(*stream, "StreamEnabled").value_or(false);

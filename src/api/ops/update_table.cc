@@ -64,9 +64,11 @@ Status Validate(OperationContext& ctx) {
   if (!Member(req, "ProvisionedThroughput") && !Member(req, "BillingMode") && !Member(req, "StreamSpecification") &&
       (!gsi_updates || gsi_updates->Empty()) && !Member(req, "SSESpecification") && !Member(req, "TableClass") &&
       !Member(req, "DeletionProtectionEnabled")) {
+    // AWS's current list (ack-api-quirks' DynamoDB error catalogue, recorded live in 2026).
     return Status::Validation(
-        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
-        "SSESpecification or ReplicaUpdates is required");
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, "
+        "SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
+        "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
   }
   if (StringOr(req, "BillingMode", "") == "PROVISIONED" && !Member(req, "ProvisionedThroughput")) {
     return Invalid("ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
