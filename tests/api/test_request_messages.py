@@ -125,3 +125,29 @@ def test_scan_segments_and_limit(server, table):
         VALIDATION, "2 validation errors detected: Value '-1' at 'segment' failed to satisfy constraint: Member must "
                     "have value greater than or equal to 0; Value '1000001' at 'totalSegments' failed to satisfy "
                     "constraint: Member must have value less than or equal to 1000000")
+
+
+# ---- transactions and PartiQL batches: required lists ----------------------------------------
+
+
+@pytest.mark.parametrize("op,member,limit", [("TransactGetItems", "TransactItems", 100),
+                                             ("TransactWriteItems", "TransactItems", 100),
+                                             ("BatchExecuteStatement", "Statements", 25)])
+def test_required_lists(server, table, op, member, limit):
+    # error-messages/transactGetItems.test.ts and transactWriteItems.test.ts: the constraint
+    # framework's words, for a missing list, an empty one and one too long.
+    path = member[0].lower() + member[1:]
+    assert answer(server, op, {}) == (VALIDATION, f"1 validation error detected: Value null at '{path}' failed to "
+                                                  "satisfy constraint: Member must not be null")
+    assert answer(server, op, {member: []}) == (
+        VALIDATION, f"1 validation error detected: Value '[]' at '{path}' failed to satisfy constraint: Member must "
+                    "have length greater than or equal to 1")
+    element = {"TransactGetItems": {"Get": {"TableName": table, "Key": {"pk": {"S": "x"}}}},
+               "TransactWriteItems": {"ConditionCheck": {"TableName": table, "Key": {"pk": {"S": "x"}},
+                                                         "ConditionExpression": "attribute_exists(pk)"}},
+               "BatchExecuteStatement": {"Statement": f'SELECT * FROM "{table}" WHERE pk = \'x\''}}[op]
+    code, message = answer(server, op, {member: [element] * (limit + 1)})
+    assert code == VALIDATION
+    assert message.startswith("1 validation error detected: Value '[")
+    assert message.endswith(f"]' at '{path}' failed to satisfy constraint: Member must have length less than or "
+                            f"equal to {limit}")
