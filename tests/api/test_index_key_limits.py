@@ -132,7 +132,6 @@ def test_an_index_created_later_leaves_violating_items_out(ddb):
     # The backfill went through the violating items without stopping: the index is ACTIVE and
     # holds exactly the items that fit it; the others are still in the table.
     assert sorted(i["p"]["S"] for i in ddb.scan(TableName=name, IndexName="abx")["Items"]) == ["good0", "good1", "good2"]
-    assert ddb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"][0]["ItemCount"] in (0, 3)
     for it in bad:
         assert ddb.get_item(TableName=name, Key={"p": it["p"]}, ConsistentRead=True)["Item"] == it
     # Writes that would violate the new index are refused from now on, also on those items.
