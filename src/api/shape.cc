@@ -633,19 +633,22 @@ Status CheckRequest(const Shape& shape, rapidjson::Value& request, rapidjson::Do
       size_t len = Utf16Length(text);
       bool arn = IsArn(*value);
       std::vector<std::string> errors;
-      std::string quoted = "Value '" + std::string(text) + "' at '" + LowerFirst(name) + "' failed to satisfy constraint: ";
+      std::string quoted =
+          "Value '" + std::string(text) + "' at '" + LowerFirst(name) + "' failed to satisfy constraint: ";
       if (!arn) {
         bool pattern = !text.empty();
         for (char ch : text) pattern = pattern && kNameChars.allowed[static_cast<unsigned char>(ch)];
-        if (!pattern) errors.push_back(quoted + "Member must satisfy regular expression pattern: " + std::string(kNamePattern));
+        if (!pattern)
+          errors.push_back(quoted + "Member must satisfy regular expression pattern: " + std::string(kNamePattern));
       }
       if (len < 3) errors.push_back(quoted + "Member must have length greater than or equal to 3");
       if (len > (arn ? kMaxTableArnLength : 255)) {
-        errors.push_back(quoted + "Member must have length less than or equal to " + std::to_string(arn ? kMaxTableArnLength : 255));
+        errors.push_back(quoted + "Member must have length less than or equal to " +
+                         std::to_string(arn ? kMaxTableArnLength : 255));
       }
       if (!errors.empty()) {
-        std::string msg = std::to_string(errors.size()) + " validation error" + (errors.size() > 1 ? "s" : "") +
-                          " detected: ";
+        std::string msg =
+            std::to_string(errors.size()) + " validation error" + (errors.size() > 1 ? "s" : "") + " detected: ";
         for (size_t e = 0; e < errors.size(); ++e) msg += (e ? "; " : "") + errors[e];
         return Status::Validation(std::move(msg));
       }

@@ -29,7 +29,8 @@ Status Invalid(const std::string& m) { return Status::Validation("One or more pa
 Status CheckAttributeName(std::string_view name) {
   if (name.empty()) return Invalid("Empty attribute name");
   if (name.size() >= 65536) {
-    return Status::Validation("1 validation error detected: Attribute name is too large, must be less than 65536 bytes");
+    return Status::Validation(
+        "1 validation error detected: Attribute name is too large, must be less than 65536 bytes");
   }
   return Status::Ok();
 }

@@ -548,7 +548,8 @@ Status ValidateAttributeMaps(const NameMap* names, const ValueMap* values) {
       // AWS's words for an empty name ("ExpressionAttributeNames contains invalid value: Empty
       // attribute name for key #DE", as applications report it from DynamoDB).
       if (name.empty()) {
-        return Status::Validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + key);
+        return Status::Validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " +
+                                  key);
       }
       MT_RETURN_IF_ERROR(ValidateAttributeName(name));
     }

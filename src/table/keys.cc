@@ -95,7 +95,8 @@ Status ValidateItemKeys(const TableDescription& table, const Item& item, ItemSou
           return Status::Validation(
               "One or more parameter values are not valid. The update expression attempted to update a secondary "
               "index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an "
-              "empty " + std::string(type == AttrType::kS ? "string" : "binary") + " value.");
+              "empty " +
+              std::string(type == AttrType::kS ? "string" : "binary") + " value.");
         }
         return Status::Validation(
             "One or more parameter values are not valid. A value specified for a secondary index key is not "

@@ -110,8 +110,8 @@ Status CheckResourceArn(OperationContext& ctx, std::string_view action) {
                                                 std::string(action) + " on resource: " + std::string(*arn));
   }
   if (parts->resource.substr(0, 6) != "table/") {
-    return Status::Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " +
-                              std::string(*arn));
+    return Status::Validation(
+        "One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: " + std::string(*arn));
   }
   return Status::Ok();
 }
@@ -119,7 +119,9 @@ Status CheckResourceArn(OperationContext& ctx, std::string_view action) {
 Result<std::string> TableOfResourceArn(OperationContext& ctx) {
   std::string_view arn = StringOr(ctx.request, "ResourceArn", "");
   auto parts = SplitArn(arn);
-  auto invalid = [&] { return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + std::string(arn)); };
+  auto invalid = [&] {
+    return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + std::string(arn));
+  };
   if (!parts || parts->partition != "aws" || parts->region != ctx.identity.region) return invalid();
   std::string_view rest = parts->resource.substr(6);  // after "table/"
   size_t slash = rest.find('/');
@@ -129,11 +131,14 @@ Result<std::string> TableOfResourceArn(OperationContext& ctx) {
     if (sub.substr(0, 6) == "index/") {
       return Status::Validation(
           "One or more parameter values were invalid: Invalid resource arn provided, only table or stream is "
-          "accepted. Provided resource arn: " + std::string(arn));
+          "accepted. Provided resource arn: " +
+          std::string(arn));
     }
     if (sub.substr(0, 7) != "stream/") {
-      return Status::Validation("One or more parameter values were invalid: Provided Arn is not a DynamoDB resource "
-                                "arn: " + std::string(arn));
+      return Status::Validation(
+          "One or more parameter values were invalid: Provided Arn is not a DynamoDB resource "
+          "arn: " +
+          std::string(arn));
     }
     return invalid();
   }
@@ -152,8 +157,10 @@ Status CheckTags(const rapidjson::Value& tags) {
   for (const auto& tag : tags.GetArray()) {
     std::string_view key = StringOr(tag, "Key", ""), value = StringOr(tag, "Value", "");
     if (!ValidTagText(key)) return Status::Validation("The Tag Key provided is invalid, Key: " + std::string(key));
-    if (!ValidTagText(value)) return Status::Validation("The Tag Value provided is invalid, Value: " + std::string(value));
-    if (key.substr(0, 4) == "aws:") return Status::Validation("Tag Key cannot be prefixed with aws:, Key: " + std::string(key));
+    if (!ValidTagText(value))
+      return Status::Validation("The Tag Value provided is invalid, Value: " + std::string(value));
+    if (key.substr(0, 4) == "aws:")
+      return Status::Validation("Tag Key cannot be prefixed with aws:, Key: " + std::string(key));
     if (!keys.insert(key).second) {
       return Status::Validation("Duplicate Tag Keys provided as input: Duplicate Tag Key found " + std::string(key));
     }

@@ -158,8 +158,9 @@ Status Run(OperationContext& ctx) {
             "One or more parameter values were invalid: If stream is being enabled then UpdateViewType is required");
       }
       if (!enable && Member(*stream, "StreamViewType")) {
-        return Status::Validation("One or more parameter values were invalid: If stream is being disabled, then "
-                                  "UpdateViewType must not be specified");
+        return Status::Validation(
+            "One or more parameter values were invalid: If stream is being disabled, then "
+            "UpdateViewType must not be specified");
       }
       if (enable && table.stream.enabled) {
         return Status::Validation("Table already has an enabled stream: TableName: " + table.name);
