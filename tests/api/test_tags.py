@@ -101,6 +101,9 @@ def test_tag_validation(ddb, client, hash_table):
     client.tag_resource(ResourceArn=arn, Tags=[{"Key": "ключ Ѯ 7 +-=._:/@", "Value": "значение 日本 +-=._:/@"}])
     assert tags_of(ddb, arn) == {"ключ Ѯ 7 +-=._:/@": "значение 日本 +-=._:/@"}
     client.untag_resource(ResourceArn=arn, TagKeys=["ключ Ѯ 7 +-=._:/@"])
+    with pytest.raises(ClientError) as e:
+        client.untag_resource(ResourceArn=arn, TagKeys=["fine", "not fine!"])
+    assert err(e) == ("ValidationException", "The Tag Key provided is invalid, Key: not fine!")
     assert tags_of(ddb, arn) == {}
 
 

@@ -20,17 +20,6 @@ constexpr const char* kShape = R"({
     "Value": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 0, "lengthLessThanOrEqual": 256}}}}
 })";
 
-// Letters, digits and white space of any script (non-ASCII characters are accepted as such),
-// plus _ . : / = + - @.
-bool ValidTagText(std::string_view s) {
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x80 || std::isalnum(c) || c == ' ') continue;
-    if (std::string_view("_.:/=+-@").find(static_cast<char>(c)) == std::string_view::npos) return false;
-  }
-  return true;
-}
-
 Status Validate(OperationContext& ctx) {
   MT_RETURN_IF_ERROR(CheckResourceArn(ctx, "TagResource"));
   const rapidjson::Value* tags = Member(ctx.request, "Tags");
@@ -147,6 +136,15 @@ Result<std::string> TableOfResourceArn(OperationContext& ctx) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return invalid();
   }
   return std::string(name);
+}
+
+bool ValidTagText(std::string_view s) {
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x80 || std::isalnum(c) || c == ' ') continue;
+    if (std::string_view("_.:/=+-@").find(static_cast<char>(c)) == std::string_view::npos) return false;
+  }
+  return true;
 }
 
 // AWS's words (ack-api-quirks' DynamoDB error catalogue, recorded against AWS for TagResource,
