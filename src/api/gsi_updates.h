@@ -14,6 +14,10 @@ namespace monotable::api {
 // attributes (multi-attribute keys), no attribute twice.
 Status CheckGlobalIndexKeySchema(const std::vector<KeyElement>& keys);
 
+// A secondary index's Projection (CreateTable and UpdateTable Create): a ProjectionType, and
+// NonKeyAttributes exactly when it is INCLUDE, each attribute once.
+Status CheckProjection(const rapidjson::Value& projection);
+
 // Validation that needs only the request (runs before the table is looked up).
 Status ValidateGsiUpdates(const rapidjson::Value& request);
 

@@ -5,8 +5,10 @@
 namespace monotable::api {
 
 const char* const kReturnConsumedCapacityShape = R"({"type": "String", "enum": ["INDEXES", "TOTAL", "NONE"]})";
+// Item operations take a name or an ARN of 1 to 1024 characters (AWS's API model); a plain name
+// keeps the 255-character ceiling (ARNs are let through in shape.cc).
 const char* const kTableNameShape = R"({"type": "String", "notNull": true, "regex": "[a-zA-Z0-9_.-]+",
-    "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255})";
+    "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255})";
 const char* const kExpectedShape = R"({"type": "Map<ExpectedAttributeValue>", "children": {
     "type": "ValueStruct<ExpectedAttributeValue>", "children": {
       "AttributeValueList": {"type": "List", "children": "AttrStruct<ValueStruct>"},

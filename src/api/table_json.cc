@@ -88,24 +88,31 @@ std::string StreamArn(const ServerIdentity& identity, const TableDescription& ta
 }
 
 void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table,
-                           const table::TableStats* stats, std::string_view status) {
+                           const table::TableStats* stats, std::string_view status, DescriptionView view) {
   bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
+  bool full = view == DescriptionView::kFull;
   w.StartObject();
-  w.Key("AttributeDefinitions");
-  w.StartArray();
-  for (const auto& d : table.attribute_definitions) {
-    w.StartObject();
-    WriteString(w, "AttributeName", d.name);
-    WriteString(w, "AttributeType", AttrTypeName(d.type));
-    w.EndObject();
+  if (full) {
+    w.Key("AttributeDefinitions");
+    w.StartArray();
+    for (const auto& d : table.attribute_definitions) {
+      w.StartObject();
+      WriteString(w, "AttributeName", d.name);
+      WriteString(w, "AttributeType", AttrTypeName(d.type));
+      w.EndObject();
+    }
+    w.EndArray();
   }
-  w.EndArray();
   WriteString(w, "TableName", table.name);
-  w.Key("KeySchema");
-  WriteKeySchema(w, table.key_schema);
+  if (full) {
+    w.Key("KeySchema");
+    WriteKeySchema(w, table.key_schema);
+  }
   WriteString(w, "TableStatus", status.empty() ? std::string_view(table.status) : status);
-  w.Key("CreationDateTime");
-  w.Double(table.creation_time);
+  if (full) {
+    w.Key("CreationDateTime");
+    w.Double(table.creation_time);
+  }
   w.Key("ProvisionedThroughput");
   WriteThroughput(w, table.throughput, on_demand);
   // While the start's background walk runs, a table's figures are partial (catalog.h): never below 0.
@@ -125,11 +132,11 @@ void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const 
     }
     w.EndObject();
   }
-  if (!table.local_indexes.empty()) {
+  if (full && !table.local_indexes.empty()) {
     w.Key("LocalSecondaryIndexes");
     WriteIndexes(w, identity, table, table.local_indexes, false, status);
   }
-  if (!table.global_indexes.empty()) {
+  if (full && !table.global_indexes.empty()) {
     w.Key("GlobalSecondaryIndexes");
     WriteIndexes(w, identity, table, table.global_indexes, true, status);
   }

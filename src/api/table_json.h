@@ -6,10 +6,16 @@
 
 namespace monotable::api {
 
+// Which members a TableDescription carries. DeleteTable's answer (kDeleted) leaves out
+// AttributeDefinitions, KeySchema, CreationDateTime and the secondary indexes, as AWS does
+// (ScyllaDB's test_table.py::test_delete_table_description[_with_si], run against AWS).
+enum class DescriptionView { kFull, kDeleted };
+
 // Writes the TableDescription object (the value, not the "TableDescription" key).
 // `status` overrides the stored status (CreateTable says CREATING, DeleteTable DELETING).
 void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table,
-                           const table::TableStats* stats, std::string_view status = {});
+                           const table::TableStats* stats, std::string_view status = {},
+                           DescriptionView view = DescriptionView::kFull);
 
 std::string StreamArn(const ServerIdentity& identity, const TableDescription& table);
 

@@ -23,6 +23,18 @@ std::string_view View(const rapidjson::Value& v) { return {v.GetString(), v.GetS
 
 Status Invalid(const std::string& m) { return Status::Validation("One or more parameter values were invalid: " + m); }
 
+// An attribute name, at the top of an item or a key in a map at any depth: at least one byte,
+// less than 64 KB (AWS's developer guide, naming rules; the message for a long name is the one
+// the expression and legacy parameters give, expr/binder.h).
+Status CheckAttributeName(std::string_view name) {
+  if (name.empty()) return Invalid("Empty attribute name");
+  if (name.size() >= 65536) {
+    return Status::Validation(
+        "1 validation error detected: Attribute name is too large, must be less than 65536 bytes");
+  }
+  return Status::Ok();
+}
+
 Result<Number> DecodeNumber(const rapidjson::Value& v) { return Number::Parse(View(v)); }
 
 Result<AttributeValue> Decode(const rapidjson::Value& json, int depth) {
@@ -90,6 +102,7 @@ Result<AttributeValue> Decode(const rapidjson::Value& json, int depth) {
     } else if (type == "M") {
       AttributeValue::Map map;
       for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
+        MT_RETURN_IF_ERROR(CheckAttributeName(View(m->name)));
         MT_ASSIGN_OR_RETURN(AttributeValue element, Decode(m->value, depth + 1));
         map.insert_or_assign(std::string(View(m->name)), std::move(element));
       }
@@ -128,6 +141,7 @@ Result<Item> DecodeItem(const rapidjson::Value& json) {
   Item item;
   if (!json.IsObject()) return item;
   for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
+    MT_RETURN_IF_ERROR(CheckAttributeName(View(it->name)));
     MT_ASSIGN_OR_RETURN(AttributeValue value, Decode(it->value, 1));
     item.insert_or_assign(std::string(View(it->name)), std::move(value));
   }

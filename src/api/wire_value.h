@@ -4,7 +4,8 @@
 // - Decoders run after the shape type pass (so every member has its JSON kind) and apply
 //   DynamoDB's value validation with its messages: empty AttributeValue, several types set,
 //   NULL false, empty sets, duplicate set members, bad numbers (src/model/number.h messages),
-//   nesting deeper than 32 levels.
+//   nesting deeper than 32 levels, attribute names (item names and map keys at any depth) that
+//   are empty or of 64 KB or more.
 // - Writers emit normalised numbers, base64 binary, sets in their canonical order (sorted, see
 //   model/attribute_value.h; records stored by older versions keep their stored order).
 // - JsonWriter's output is always JSON a strict reader accepts: control characters, quotes and
@@ -48,7 +49,7 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
 };
 
 Result<AttributeValue> DecodeAttributeValue(const rapidjson::Value& json);
-// A map of name -> AttributeValue (Item, Key, ExpressionAttributeValues).
+// A map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey).
 Result<Item> DecodeItem(const rapidjson::Value& json);
 
 void WriteAttributeValue(JsonWriter& w, const AttributeValue& value);

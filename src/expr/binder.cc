@@ -536,6 +536,7 @@ Result<Bindings> Bind(const ParsedExpression& parsed, const NameMap* names, cons
 }
 
 Status ValidateAttributeName(std::string_view name) {
+  if (name.empty()) return Status::Validation("One or more parameter values were invalid: Empty attribute name");
   if (name.size() < kMaxAttributeNameBytes) return Status::Ok();
   return Status::Validation("1 validation error detected: Attribute name is too large, must be less than " +
                             std::to_string(kMaxAttributeNameBytes) + " bytes");
@@ -543,7 +544,15 @@ Status ValidateAttributeName(std::string_view name) {
 
 Status ValidateAttributeMaps(const NameMap* names, const ValueMap* values) {
   if (names != nullptr) {
-    for (const auto& [key, name] : *names) MT_RETURN_IF_ERROR(ValidateAttributeName(name));
+    for (const auto& [key, name] : *names) {
+      // AWS's words for an empty name ("ExpressionAttributeNames contains invalid value: Empty
+      // attribute name for key #DE", as applications report it from DynamoDB).
+      if (name.empty()) {
+        return Status::Validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " +
+                                  key);
+      }
+      MT_RETURN_IF_ERROR(ValidateAttributeName(name));
+    }
   }
   MT_RETURN_IF_ERROR(ValidateMapKeys(names, "ExpressionAttributeNames", '#'));
   return ValidateMapKeys(values, "ExpressionAttributeValues", ':');

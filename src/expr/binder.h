@@ -77,7 +77,8 @@ std::string CheckPathOverlaps(const std::vector<DocumentPath>& paths);
 Status ValidateAttributeMaps(const NameMap* names, const ValueMap* values);
 
 // "1 validation error detected: Attribute name is too large, must be less than 65536 bytes" for a
-// name of kMaxAttributeNameBytes bytes or more, else OK. DynamoDB applies it to every attribute
+// name of kMaxAttributeNameBytes bytes or more, "One or more parameter values were invalid: Empty
+// attribute name" for an empty one, else OK. DynamoDB applies it to every attribute
 // name of a request (expression names, legacy parameters, item and key attribute names).
 Status ValidateAttributeName(std::string_view name);
 

@@ -15,6 +15,17 @@ const AttributeValue* TypedAttribute(const TableDescription& table, const Item& 
   return &it->second;
 }
 
+// An index key attribute's value, or null when the item violates the index key (missing, wrong
+// type, empty, or longer than a key value may be: 2048 bytes for a partition attribute, 1024
+// for a sort attribute). Writes refuse such items (keys.cc); those already in the table when an
+// index is created stay out of it (AWS's developer guide, "Detecting and correcting index key
+// violations": "the items remain in the table, but the index doesn't have a corresponding entry").
+const AttributeValue* IndexKeyAttribute(const TableDescription& table, const Item& item, const KeyElement& k) {
+  const AttributeValue* v = TypedAttribute(table, item, k.name);
+  if (!v || v->type() == AttrType::kN) return v;
+  return v->s().size() > (k.role == KeyRole::kHash ? 2048u : 1024u) ? nullptr : v;
+}
+
 }  // namespace
 
 std::vector<const KeyElement*> IndexHashKeys(const IndexDescription& index) {
@@ -76,7 +87,7 @@ std::optional<std::string> PositionKey(const TableDescription& table, const Inde
   int hash_attributes = 0;
   for (const KeyElement& k : index->key_schema) {
     if (k.role != KeyRole::kHash) continue;
-    hash_value = TypedAttribute(table, item, k.name);
+    hash_value = IndexKeyAttribute(table, item, k);
     if (!hash_value) return std::nullopt;
     AppendKeyComponent(*hash_value, partition);
     ++hash_attributes;
@@ -91,7 +102,7 @@ std::optional<std::string> PositionKey(const TableDescription& table, const Inde
   key += partition;
   for (const KeyElement& k : index->key_schema) {
     if (k.role != KeyRole::kRange) continue;
-    const AttributeValue* v = TypedAttribute(table, item, k.name);
+    const AttributeValue* v = IndexKeyAttribute(table, item, k);
     if (!v) return std::nullopt;
     AppendKeyComponent(*v, key);
   }

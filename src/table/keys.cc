@@ -5,13 +5,11 @@
 namespace monotable::table {
 namespace {
 
-Status CheckKeyValue(const AttributeValue& value, AttrType type, const std::string& name, bool is_hash,
-                     const char* empty_prefix) {
-  if ((type == AttrType::kS || type == AttrType::kB) && value.s().empty()) {
-    return Status::Validation(std::string(empty_prefix) +
-                              "The AttributeValue for a key attribute cannot contain an empty " +
-                              (type == AttrType::kS ? "string" : "binary") + " value. Key: " + name);
-  }
+// A partition key value holds at most 2048 bytes, a sort key value 1024 (numbers are not
+// counted). The same limits hold for the key attributes of every secondary index: an item whose
+// index key value is too long is refused as a whole (AWS's developer guide, "Detecting and
+// correcting index key violations"; the messages are the table key's).
+Status CheckKeySize(const AttributeValue& value, AttrType type, bool is_hash) {
   if (type == AttrType::kN) return Status::Ok();
   if (is_hash && value.s().size() > 2048) {
     return Status::Validation(
@@ -22,6 +20,16 @@ Status CheckKeyValue(const AttributeValue& value, AttrType type, const std::stri
         "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
   }
   return Status::Ok();
+}
+
+Status CheckKeyValue(const AttributeValue& value, AttrType type, const std::string& name, bool is_hash,
+                     const char* empty_prefix) {
+  if ((type == AttrType::kS || type == AttrType::kB) && value.s().empty()) {
+    return Status::Validation(std::string(empty_prefix) +
+                              "The AttributeValue for a key attribute cannot contain an empty " +
+                              (type == AttrType::kS ? "string" : "binary") + " value. Key: " + name);
+  }
+  return CheckKeySize(value, type, is_hash);
 }
 
 }  // namespace
@@ -55,7 +63,7 @@ Item ExtractKey(const TableDescription& table, const Item& item) {
   return key;
 }
 
-Status ValidateItemKeys(const TableDescription& table, const Item& item) {
+Status ValidateItemKeys(const TableDescription& table, const Item& item, ItemSource source) {
   for (const auto& element : table.key_schema) {
     AttrType type = *table.AttributeType(element.name);
     auto it = item.find(element.name);
@@ -83,12 +91,20 @@ Status ValidateItemKeys(const TableDescription& table, const Item& item) {
                                   " IndexName: " + index.name);
       }
       if ((type == AttrType::kS || type == AttrType::kB) && it->second.s().empty()) {
+        if (source == ItemSource::kUpdate) {
+          return Status::Validation(
+              "One or more parameter values are not valid. The update expression attempted to update a secondary "
+              "index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an "
+              "empty " +
+              std::string(type == AttrType::kS ? "string" : "binary") + " value.");
+        }
         return Status::Validation(
             "One or more parameter values are not valid. A value specified for a secondary index key is not "
             "supported. The AttributeValue for a key attribute cannot contain an empty " +
             std::string(type == AttrType::kS ? "string" : "binary") + " value. IndexName: " + index.name +
             ", IndexKey: " + element.name);
       }
+      MT_RETURN_IF_ERROR(CheckKeySize(it->second, type, element.role == KeyRole::kHash));
     }
     return Status::Ok();
   };

@@ -26,8 +26,15 @@ std::string EncodeItemKey(uint32_t key_prefix, const AttributeValue& hash, const
 // The item's key (table key attributes only), for messages and ReturnValues.
 Item ExtractKey(const TableDescription& table, const Item& item);
 
-// PutItem-style validation of the key attributes inside a full item.
-Status ValidateItemKeys(const TableDescription& table, const Item& item);
+// Which write produced the item ValidateItemKeys checks: an UpdateItem's result words an empty
+// secondary index key value as AWS does for updates ("The update expression attempted to update a
+// secondary index key to a value that is not supported", dynamodb-conformance's
+// error-messages/indexKeyValues.test.ts).
+enum class ItemSource { kPut, kUpdate };
+
+// PutItem-style validation of the key attributes inside a full item, secondary index keys included
+// (type, emptiness, and the key size limits).
+Status ValidateItemKeys(const TableDescription& table, const Item& item, ItemSource source = ItemSource::kPut);
 // GetItem/DeleteItem/UpdateItem-style validation of a Key map.
 Status ValidateKey(const TableDescription& table, const Item& key);
 

@@ -48,5 +48,11 @@ const std::vector<const Operation*>& StreamOperations();
 // or non-ARN ResourceArn, then (after TagResource's Tags check) whether it is a table ARN.
 Status CheckResourceArn(OperationContext& ctx, std::string_view action);
 Result<std::string> TableOfResourceArn(OperationContext& ctx);
+// Whether a tag key or value holds only letters, digits and white space of any script (non-ASCII
+// characters are accepted as such), plus _ . : / = + - @.
+bool ValidTagText(std::string_view s);
+// The Tags of TagResource and CreateTable: characters, the reserved "aws:" prefix, repeated keys.
+Status CheckTags(const rapidjson::Value& tags);
+constexpr size_t kMaxTagsPerTable = 50;
 
 }  // namespace monotable::api

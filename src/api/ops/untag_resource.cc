@@ -22,6 +22,12 @@ Status Validate(OperationContext& ctx) {
   }
   MT_RETURN_IF_ERROR(TableOfResourceArn(ctx).status());
   if (keys->Empty()) return Status::Validation("Atleast one Tag Key needs to be provided as Input.");
+  // A key outside the characters a tag may hold (ack-api-quirks' DynamoDB error catalogue lists
+  // UntagResource among the operations answering so).
+  for (const auto& key : keys->GetArray()) {
+    std::string_view k(key.GetString(), key.GetStringLength());
+    if (!ValidTagText(k)) return Status::Validation("The Tag Key provided is invalid, Key: " + std::string(k));
+  }
   return Status::Ok();
 }
 

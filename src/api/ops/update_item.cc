@@ -71,7 +71,7 @@ Status Run(OperationContext& ctx) {
     if (ItemSize(outcome.item) > 409600) {
       return Status::Validation("Item size to update has exceeded the maximum allowed size");
     }
-    MT_RETURN_IF_ERROR(table::ValidateItemKeys(desc, outcome.item));
+    MT_RETURN_IF_ERROR(table::ValidateItemKeys(desc, outcome.item, table::ItemSource::kUpdate));
     updated_paths = std::move(outcome.updated_paths);
     return std::optional<Item>(std::move(outcome.item));
   }, [&](const Item* existing) -> size_t {
