@@ -323,3 +323,70 @@ def test_request_level_errors_come_before_tables_and_duplicates(ddb, hash_table)
     assert err(e) == ("ValidationException", "1 validation error detected: Value 'BOGUS' at 'returnConsumedCapacity' "
                                              "failed to satisfy constraint: Member must satisfy enum value set: "
                                              "[INDEXES, TOTAL, NONE]")
+
+
+def test_payload_counts_keys_and_expression_values_of_every_action(ddb, hash_table):
+    """The 4 MB is the transaction's payload, what its request carries (ScyllaDB alternator's
+    test_transact.py, run against AWS: 'the size of the transaction request ... is what matters'):
+    an Update's values count as a Put's item does."""
+    blob = "x" * 100_000
+    updates = [{"Update": {"TableName": hash_table, "Key": {"pk": {"S": f"u{i:02}"}}, "UpdateExpression": "SET x = :x",
+                           "ExpressionAttributeValues": {":x": {"S": blob}}}} for i in range(42)]
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=updates)
+    assert err(e) == ("ValidationException", "Transaction payload size cannot exceed 4 MB")
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "u00"}})
+    checks = [{"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": f"c{i:02}"}},
+                                  "ConditionExpression": "attribute_not_exists(x) OR x <> :x",
+                                  "ExpressionAttributeValues": {":x": {"S": blob}}}} for i in range(42)]
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=checks)
+    assert err(e) == ("ValidationException", "Transaction payload size cannot exceed 4 MB")
+    # Under the limit, the same Updates go through.
+    ddb.transact_write_items(TransactItems=updates[:41])
+    assert ddb.get_item(TableName=hash_table, Key={"pk": {"S": "u40"}})["Item"]["x"] == {"S": blob}
+    for i in range(41):
+        ddb.delete_item(TableName=hash_table, Key={"pk": {"S": f"u{i:02}"}})
+
+
+def test_numerically_equal_keys_are_one_item(ddb):
+    """AWS stores a number key by value (developer guide, HowItWorks.NamingRulesDataTypes: leading and
+    trailing zeroes are trimmed), so '1e2' and '1E+2' name the same item and two actions on them are
+    'multiple operations on one item' (DynamoDB Local compares them as written and accepts)."""
+    name = unique_name()
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "N"}])
+    for a, b in [("1e2", "1E+2"), ("100", "100.0"), ("0.5", "5E-1"), ("-0", "0")]:
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[
+                {"Put": {"TableName": name, "Item": {"pk": {"N": a}}}},
+                {"ConditionCheck": {"TableName": name, "Key": {"pk": {"N": b}},
+                                    "ConditionExpression": "attribute_not_exists(pk)"}}])
+        assert err(e) == ("ValidationException", "Transaction request cannot include multiple operations on one item")
+        with pytest.raises(ClientError) as e:
+            ddb.transact_get_items(TransactItems=[{"Get": {"TableName": name, "Key": {"pk": {"N": a}}}},
+                                                  {"Get": {"TableName": name, "Key": {"pk": {"N": b}}}}])
+        assert err(e) == ("ValidationException", "Transaction request cannot include multiple operations on one item")
+    assert ddb.scan(TableName=name, Select="COUNT")["Count"] == 0
+
+
+def test_update_errors_found_on_the_item_cancel_the_transaction(ddb, hash_table):
+    """An Update whose expression fails on the item it reads (an operand attribute absent, a wrong
+    operand type) cancels the transaction with a ValidationError reason, as an Update growing its item
+    over 400 KB does (recorded on AWS by paritysuite tier3/limits/itemSizeBySurface; the API reference,
+    TransactionCanceledException: 'a similar validation error occurs because of changes made by the
+    transaction'); DynamoDB Local answers a plain ValidationException instead."""
+    ddb.put_item(TableName=hash_table, Item={"pk": {"S": "upd"}, "s": {"S": "text"}})
+    for expression, message in [
+        ("SET a = b + :v", "The provided expression refers to an attribute that does not exist in the item"),
+        ("SET a = s + :v", "An operand in the update expression has an incorrect data type"),
+    ]:
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[
+                put(hash_table, "other"),
+                {"Update": {"TableName": hash_table, "Key": {"pk": {"S": "upd"}}, "UpdateExpression": expression,
+                            "ExpressionAttributeValues": {":v": {"N": "1"}}}}])
+        assert err(e) == ("TransactionCanceledException", CANCELLED + "[None, ValidationError]")
+        assert cancelled(e) == [{"Code": "None"}, {"Code": "ValidationError", "Message": message}]
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "other"}})
+    ddb.delete_item(TableName=hash_table, Key={"pk": {"S": "upd"}})

@@ -226,6 +226,39 @@ def _scan_index_filter(op, req, m, d):
         m["status"] == d["status"] == 200
 
 
+@rule(DEPARTURES, "two transaction actions on numerically equal keys ('1e2' and '1E+2')",
+      "AWS stores a number by value (developer guide, HowItWorks.NamingRulesDataTypes: leading and trailing zeroes "
+      "are trimmed), so both actions name one item: 'Transaction request cannot include multiple operations on one "
+      "item' (the message as recorded on AWS: paritysuite dynamodb-conformance tier3/error-messages/"
+      "transactWriteItems, scylladb test_transact.py::test_transact_write_items_multi_action_conflict); DynamoDB "
+      "Local compares the keys as written",
+      "tests/api/test_transactions.py::test_numerically_equal_keys_are_one_item")
+def _transaction_same_item(op, req, m, d):
+    return op in ("TransactWriteItems", "TransactGetItems") and \
+        msg(m) == "Transaction request cannot include multiple operations on one item" and \
+        msg(d) != msg(m)
+
+
+UPDATE_ON_ITEM = ("The provided expression refers to an attribute that does not exist in the item",
+                  "An operand in the update expression has an incorrect data type",
+                  "The document path provided in the update expression is invalid for update",
+                  "Item size to update has exceeded the maximum allowed size")
+
+
+@rule(DEPARTURES, "a transaction's Update failing on the item it reads: DynamoDB Local refuses the whole request",
+      "AWS cancels the transaction with a ValidationError reason for that action (API reference, "
+      "TransactionCanceledException: 'a similar validation error occurs because of changes made by the "
+      "transaction'; an Update growing its item over 400 KB, recorded on AWS by paritysuite dynamodb-conformance "
+      "tier3/limits/itemSizeBySurface); DynamoDB Local answers a plain ValidationException with the UpdateItem text",
+      "tests/api/test_transactions.py::test_update_errors_found_on_the_item_cancel_the_transaction")
+def _update_cancels(op, req, m, d):
+    reasons = m.get("CancellationReasons") or []
+    return op == "TransactWriteItems" and m.get("type") == "TransactionCanceledException" and is_validation(d) and \
+        msg(d).startswith(UPDATE_ON_ITEM) and \
+        any(r.get("Code") == "ValidationError" and (r.get("Message") or "").startswith(UPDATE_ON_ITEM) for r in reasons)
+
+
+
 # ---- other areas ----------------------------------------------------------------------------------
 
 @rule(OTHER_AREA, "(b) constraint-message wording: '1 validation error detected' form vs DynamoDB Local's own",
@@ -244,6 +277,24 @@ KEY_MESSAGES_D = ("The number of conditions on the keys is invalid", "One of the
                   "Invalid attribute value type", "The provided key element does not match the schema")
 
 
+@rule(DEPARTURES, "a transaction action whose key does not match its table: DynamoDB Local refuses the request, or evaluates conditions, or words the reason otherwise",
+      "AWS cancels the transaction with a ValidationError reason for the first such action ('Type mismatch for key', "
+      "'The provided key element does not match the schema'; paritysuite dynamodb-conformance tier3/error-messages/"
+      "transactWriteItems, captured on AWS; scylladb test_transact.py::"
+      "test_transact_write_cancellation_reasons_validationerror, run against AWS: only the first invalid action is "
+      "reported, the others None, no condition evaluated); DynamoDB Local answers a ValidationException, or a "
+      "cancellation without reasons or with conditions evaluated, with its own key messages",
+      "tests/api/test_transactions.py::test_per_action_key_errors_cancel_and_item_size_by_action_kind")
+def _key_cancels(op, req, m, d):
+    reasons = m.get("CancellationReasons") or []
+    local_reasons = d.get("CancellationReasons") or []
+    local_key_error = msg(d).startswith(KEY_MESSAGES_D) or \
+        any(r.get("Code") == "ValidationError" for r in local_reasons)
+    return op in ("TransactWriteItems", "TransactGetItems") and m.get("type") == "TransactionCanceledException" and \
+        d.get("type") in ("ValidationException", "TransactionCanceledException") and local_key_error and \
+        any(r.get("Code") == "ValidationError" and (r.get("Message") or "").startswith(KEY_MESSAGES_M) for r in reasons)
+
+
 @rule(OTHER_AREA, "(b) key validation: message wording and which check wins", "issue 41 class 9")
 def _key_messages(op, req, m, d):
     return is_validation(m) and is_validation(d) and msg(m).startswith(KEY_MESSAGES_M) and \
@@ -258,24 +309,11 @@ def _small_wording(op, req, m, d):
                                                          for a, b in pairs)
 
 
-@rule(OTHER_AREA, "(c) transactions: validation vs cancellation, cancellation reason texts", "issue 41 class 8")
-def _transactions(op, req, m, d):
-    return op in ("TransactWriteItems", "TransactGetItems") and (m.get("type") == "TransactionCanceledException"
-                                          or d.get("type") == "TransactionCanceledException")
-
-
 @rule(OTHER_AREA, "(b) validation order: request validated before the table lookup",
       "issue 41 class 9 (monotable validates values and expressions first, as dynalite's AWS recordings do for "
       "value checks; DynamoDB Local looks the table up first)")
 def _validate_before_lookup(op, req, m, d):
     return is_validation(m) and d.get("type") == "ResourceNotFoundException"
-
-
-@rule(OTHER_AREA, "(c) transactions: two actions on numerically equal keys ('1e2' and '1E+2')",
-      "issue 41 class 8: monotable refuses 'Transaction request cannot include multiple operations on one item', "
-      "DynamoDB Local compares the keys as written")
-def _transaction_same_item(op, req, m, d):
-    return op == "TransactWriteItems" and msg(m) == "Transaction request cannot include multiple operations on one item"
 
 
 @rule(OTHER_AREA, "(class 7 reads) an empty string or binary in a key condition value",
@@ -365,6 +403,26 @@ def _projection_order(op, req, m, d):
     pre = "One or more parameter values were invalid: Global secondary index "
     return msg(m).startswith(pre) and msg(d).startswith(pre) and msg(m) != msg(d) and \
         sorted(msg(m).rsplit("[", 1)[-1].rstrip("]").split(", ")) == sorted(msg(d).rsplit("[", 1)[-1].rstrip("]").split(", "))
+
+
+@rule(OPEN, "a ConditionCheck's failure reason: DynamoDB Local ends it with a period",
+      "AWS's reason text 'The conditional request failed' (no period) is recorded for Put actions (paritysuite "
+      "dynamodb-conformance tier3/error-messages/transactWriteItems; PynamoDB issues #1143/#1225 quote AWS answers); "
+      "no AWS recording of a ConditionCheck's reason was found, monotable uses the same text for every action")
+def _condition_check_period(op, req, m, d):
+    mr, dr = m.get("CancellationReasons") or [], d.get("CancellationReasons") or []
+    if op != "TransactWriteItems" or len(mr) != len(dr) or not mr:
+        return False
+    differs = False
+    for a, b in zip(mr, dr):
+        if a == b:
+            continue
+        if a.get("Code") == b.get("Code") == "ConditionalCheckFailed" and \
+                (a.get("Message"), b.get("Message")) == ("The conditional request failed", "The conditional request failed."):
+            differs = True
+            continue
+        return False
+    return differs
 
 
 def canon_req(req):
