@@ -355,6 +355,16 @@ def test_select_on_indexes(ddb):
     assert refused(ddb, f"SELECT x FROM \"{t}\".\"gsi-keys\" WHERE g = 'G'") == (
         "ValidationException", "One or more parameter values were invalid: Global secondary index gsi-keys does not "
                                "project [x]")
+    # Keyed on the index (a Query) the WHERE may name only what the index projects, on an LSI too;
+    # unkeyed (a Scan) it is evaluated on the index entries, where x is absent (AWS, as
+    # nubo-db/dynoxide captured it, eu-west-2 2026-08-15).
+    assert refused(ddb, f"SELECT pk FROM \"{t}\".\"lsi-keys\" WHERE pk = 'p' AND x = 1") == (
+        "ValidationException",
+        "One or more parameter values were invalid: Secondary index lsi-keys does not project one or more filter "
+        "attributes: [x]")
+    assert items(ddb, f"SELECT pk FROM \"{t}\".\"gsi-keys\" WHERE x = 1") == []
+    assert items(ddb, f"SELECT pk FROM \"{t}\".\"lsi-keys\" WHERE x = 1 OR x = 2") == []
+    assert len(items(ddb, f"SELECT pk FROM \"{t}\".\"gsi-keys\" WHERE attribute_type(x, 'N') OR g = 'G'")) == 3
     # An LSI orders by its own sort key and fetches what it does not project from the table.
     got = items(ddb, f"SELECT l, x FROM \"{t}\".\"lsi-keys\" WHERE pk = 'p'")
     assert [(r["l"]["S"], r["x"]["N"]) for r in got] == [("l0", "2"), ("l1", "1"), ("l2", "0")]
