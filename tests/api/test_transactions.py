@@ -390,3 +390,23 @@ def test_update_errors_found_on_the_item_cancel_the_transaction(ddb, hash_table)
         assert cancelled(e) == [{"Code": "None"}, {"Code": "ValidationError", "Message": message}]
     assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "other"}})
     ddb.delete_item(TableName=hash_table, Key={"pk": {"S": "upd"}})
+
+
+def test_transact_get_items_over_4_mb_is_refused(ddb, hash_table):
+    """API reference, TransactGetItems: 'The aggregate size of the items in the transaction cannot exceed
+    4 MB' and DynamoDB 'rejects the entire TransactGetItems request' when it does. AWS's text is not
+    recorded; the answer is DynamoDB Local's (a ValidationException, 'Payload in response is too large.'
+    followed by the bytes summed up to the item that crossed the limit)."""
+    blob = "x" * 400_000
+    for i in range(11):
+        ddb.put_item(TableName=hash_table, Item={"pk": {"S": f"g{i:02}"}, "x": {"S": blob}})
+    gets = [{"Get": {"TableName": hash_table, "Key": {"pk": {"S": f"g{i:02}"}}}} for i in range(11)]
+    assert len(ddb.transact_get_items(TransactItems=gets[:10])["Responses"]) == 10  # 4,000,060 bytes
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=gets)
+    assert err(e) == ("ValidationException", "Payload in response is too large.4400066")
+    # Absent items weigh nothing.
+    missing = [{"Get": {"TableName": hash_table, "Key": {"pk": {"S": f"none{i}"}}}} for i in range(50)]
+    assert len(ddb.transact_get_items(TransactItems=gets[:10] + missing)["Responses"]) == 60
+    for i in range(11):
+        ddb.delete_item(TableName=hash_table, Key={"pk": {"S": f"g{i:02}"}})
