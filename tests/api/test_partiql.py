@@ -479,6 +479,35 @@ def test_transaction_validation(ddb, hash_table):
     assert "Item" not in ddb.get_item(TableName=t, Key={"pk": {"S": "ok"}})
 
 
+def test_transaction_statement_key_errors_cancel(ddb, hash_table):
+    """A statement whose key is missing or of another type than the table's cancels the transaction:
+    ValidationError for it (the first such statement), None for every other, as TransactWriteItems
+    does for an action whose key does not match (recorded on AWS: paritysuite dynamodb-conformance,
+    scylladb test_transact.py); DynamoDB Local's ExecuteTransaction maps exactly these two PartiQL
+    messages to a cancellation. An empty key value still refuses the request."""
+    t = hash_table
+    mismatch = "Key attribute's data type should match its data type in table's schema: Key pk"
+    for statements, index, message in [
+        ([f"INSERT INTO \"{t}\" VALUE {{'pk': 'ok'}}", f"INSERT INTO \"{t}\" VALUE {{'pk': 5}}"], 1, mismatch),
+        ([f"INSERT INTO \"{t}\" VALUE {{'x': 'b'}}", f"INSERT INTO \"{t}\" VALUE {{'pk': 5}}"], 0,
+         "Key attribute should be present in the item: Key pk"),
+        ([f"UPDATE \"{t}\" SET a = 1 WHERE pk = 5", f"DELETE FROM \"{t}\" WHERE pk = 'ok'"], 0, mismatch),
+        ([f"DELETE FROM \"{t}\" WHERE pk = 'ok'", f"EXISTS(SELECT * FROM \"{t}\" WHERE pk = 5 AND a = 1)"], 1, mismatch),
+        ([f"SELECT * FROM \"{t}\" WHERE pk = 'ok'", f"SELECT * FROM \"{t}\" WHERE pk = 7"], 1, mismatch),
+    ]:
+        resp = tx_refused(ddb, *statements)
+        codes = ["ValidationError" if i == index else "None" for i in range(len(statements))]
+        assert resp["Error"]["Code"] == "TransactionCanceledException", statements
+        assert resp["Error"]["Message"] == ("Transaction cancelled, please refer cancellation reasons for specific "
+                                            "reasons [" + ", ".join(codes) + "]")
+        assert resp["CancellationReasons"] == [{"Code": c, "Message": message} if c != "None" else {"Code": c}
+                                               for c in codes]
+    assert tx_refused(ddb, f"INSERT INTO \"{t}\" VALUE {{'pk': 'ok'}}", f"INSERT INTO \"{t}\" VALUE {{'pk': ''}}")[
+        "Error"]["Message"] == ("Validation failed in TransactStatements[1]: One or more parameter values are not valid. "
+                                "The AttributeValue for a key attribute cannot contain an empty string value. Key: pk")
+    assert "Item" not in ddb.get_item(TableName=t, Key={"pk": {"S": "ok"}})
+
+
 def test_transaction_reads(ddb, hash_table, hash_range_table):
     ddb.put_item(TableName=hash_table, Item={"pk": {"S": "r1"}, "data": {"S": "here"}})
     ddb.put_item(TableName=hash_range_table, Item={"pk": {"S": "r"}, "sk": {"N": "1"}, "v": {"N": "1"}})
