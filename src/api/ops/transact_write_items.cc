@@ -55,7 +55,13 @@ enum class Kind { kCheck, kPut, kDelete, kUpdate };
 // A transaction's payload (what its request carries: every action's item or key and its
 // expression values) is at most 4 MB; the items it only names (a Delete's) do not count.
 constexpr size_t kMaxTransactionPayload = 4 * 1024 * 1024;
-constexpr const char* kPayloadTooLarge = "Transaction payload size cannot exceed 4 MB";
+// AWS's refusal repeats its sentence around the measured size, as a client library recorded it
+// ("Transaction payload size cannot exceed 4MB. Payload Size: : Transaction payload size cannot
+// exceed 4MB. Payload Size: 4306456"); the size here is monotable's measure of the payload.
+std::string PayloadTooLarge(size_t size) {
+  const std::string sentence = "Transaction payload size cannot exceed 4MB. Payload Size: ";
+  return sentence + ": " + sentence + std::to_string(size);
+}
 
 struct Action {
   Kind kind;
@@ -115,7 +121,7 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
     action.return_old_on_failure = StringOr(p, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
     actions.push_back(std::move(action));
   }
-  if (total_size > kMaxTransactionPayload) return Status::Validation(kPayloadTooLarge);
+  if (total_size > kMaxTransactionPayload) return Status::Validation(PayloadTooLarge(total_size));
   for (Action& a : actions) {
     MT_ASSIGN_OR_RETURN(a.table, ctx.db.Table(TableNameOf(*a.params)));
     if (a.kind == Kind::kUpdate) MT_RETURN_IF_ERROR(CheckUpdateKeys(a.expressions, *a.table->description));
