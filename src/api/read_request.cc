@@ -180,13 +180,10 @@ Result<RequestExpressions> ParseWideKeyCondition(const rapidjson::Value& req, un
   return out;
 }
 
-std::vector<std::string> HeadsOf(const RequestExpressions& e, bool with_projection) {
-  std::vector<std::string> heads;
-  if (!e.filter.empty()) heads = e.filter.PathHeads();
-  if (with_projection && e.projection) {
-    for (auto& h : e.projection->PathHeads()) heads.push_back(std::move(h));
-  }
-  return heads;
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string listed;
+  for (const auto& name : names) listed += (listed.empty() ? "" : ", ") + name;
+  return listed;
 }
 
 }  // namespace
@@ -261,6 +258,21 @@ Status FinishRead(ReadPlan& plan) {
   }
   const IndexDescription* index = plan.index;
   if (!index || index->projection.type == ProjectionType::kAll) return Status::Ok();
+  // A Query's filter may name only what the index projects, GSI or LSI alike (sorted, each once).
+  // A Scan's filter is evaluated on the index entries as they are: an attribute the index does not
+  // project is absent there.
+  if (plan.is_query && !plan.expressions.filter.empty()) {
+    std::vector<std::string> missing;
+    for (const auto& head : plan.expressions.filter.PathHeads()) {
+      if (!table::IndexProjects(table, *index, head)) missing.push_back(head);
+    }
+    std::sort(missing.begin(), missing.end());
+    missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+    if (!missing.empty()) {
+      return Status::Validation("One or more parameter values were invalid: Secondary index " + index->name +
+                                " does not project one or more filter attributes: [" + JoinNames(missing) + "]");
+    }
+  }
   if (plan.select == "ALL_ATTRIBUTES") {
     if (index->global) {
       return Status::Validation(
@@ -270,29 +282,22 @@ Status FinishRead(ReadPlan& plan) {
     plan.fetch_from_table = true;
     return Status::Ok();
   }
+  if (plan.select != "SPECIFIC_ATTRIBUTES" || !plan.expressions.projection) return Status::Ok();
+  std::vector<std::string> missing;
+  for (const auto& head : plan.expressions.projection->PathHeads()) {
+    if (!table::IndexProjects(table, *index, head) &&
+        std::find(missing.begin(), missing.end(), head) == missing.end()) {
+      missing.push_back(head);
+    }
+  }
+  if (missing.empty()) return Status::Ok();
+  // A GSI cannot fetch from the table: asking for what it does not project is refused. An LSI
+  // fetches the whole item from the table.
   if (index->global) {
-    // A GSI cannot fetch from the table: naming what it does not project (to return or to filter
-    // on) is refused, listing those attributes.
-    std::vector<std::string> missing;
-    for (const auto& head : HeadsOf(plan.expressions, true)) {
-      if (!table::IndexProjects(table, *index, head) &&
-          std::find(missing.begin(), missing.end(), head) == missing.end()) {
-        missing.push_back(head);
-      }
-    }
-    if (missing.empty()) return Status::Ok();
-    std::string listed;
-    for (const auto& name : missing) listed += (listed.empty() ? "" : ", ") + name;
     return Status::Validation("One or more parameter values were invalid: Global secondary index " + index->name +
-                              " does not project [" + listed + "]");
+                              " does not project [" + JoinNames(missing) + "]");
   }
-  // An LSI fetches what it does not project (requested or filtered on) from the table.
-  for (const auto& head : HeadsOf(plan.expressions, plan.select == "SPECIFIC_ATTRIBUTES")) {
-    if (!table::IndexProjects(table, *index, head)) {
-      plan.fetch_from_table = true;
-      break;
-    }
-  }
+  plan.fetch_from_table = true;
   return Status::Ok();
 }
 
@@ -316,6 +321,9 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
       continue;
     }
     MT_ASSIGN_OR_RETURN(Item item, page.Decode(i));
+    // The filter sees the index entry (a Query's filter names only what it projects); a fetch
+    // is charged for every item read, matched or not.
+    const bool matches = plan.expressions.filter.empty() || plan.expressions.filter.Evaluate(&item);
     if (plan.fetch_from_table) {
       MT_ASSIGN_OR_RETURN(auto full, ctx.db.GetItem(*plan.table, table::ExtractKey(*plan.table->description, item)));
       if (!full) continue;
@@ -323,14 +331,11 @@ Status WriteReadResponse(OperationContext& ctx, const ReadPlan& plan, table::Pag
       fetch_units += ReadUnits(ItemSize(*full), mode);
       item = std::move(*full);
     }
-    if (!plan.expressions.filter.empty() && !plan.expressions.filter.Evaluate(&item)) continue;
+    if (!matches) continue;
     ++count;
     if (plan.select == "COUNT") continue;
     if (plan.expressions.projection) {
       WriteItem(out, plan.expressions.projection->Apply(item));
-    } else if (plan.fetch_from_table && plan.select == "ALL_PROJECTED_ATTRIBUTES") {
-      // Fetched only to filter on: the answer is still what the index projects.
-      WriteItem(out, table::ProjectForIndex(*plan.table->description, *plan.index, item));
     } else {
       WriteItem(out, item);
     }

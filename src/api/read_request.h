@@ -10,12 +10,13 @@
 //   A Query on a multi-attribute GSI may carry up to 8 key conditions: the expression layer's
 //   "Conditions can be of length 1 or 2 only" is lifted for those indexes only.
 // - FinishRead (after the key condition): nested paths into key attributes, a Query filter on
-//   the read's key attributes, Select=ALL_ATTRIBUTES on a GSI that does not project ALL, a GSI
-//   read naming attributes the GSI does not project (ProjectionExpression/AttributesToGet or
-//   filter: "Global secondary index X does not project [a, b]"), and whether items must be
-//   fetched from the table (an LSI read asking for or filtering on attributes the index does not
-//   project, as DynamoDB does for LSIs only; without ProjectionExpression the answer is still
-//   the index's projection).
+//   the read's key attributes, then on an index that does not project ALL: a Query filter naming
+//   attributes the index does not project, GSI or LSI ("Secondary index X does not project one or
+//   more filter attributes: [a, b]", sorted; a Scan's filter is evaluated on the index entries,
+//   where those attributes are absent), Select=ALL_ATTRIBUTES on such a GSI, a GSI read asking
+//   for attributes it does not project (ProjectionExpression/AttributesToGet: "Global secondary
+//   index X does not project [a, b]"), and whether items must be fetched from the table (an LSI
+//   read asking for attributes the index does not project, or for ALL_ATTRIBUTES).
 // - WriteReadResponse: one page, filtered after the read (Count vs ScannedCount), projected,
 //   with the capacity of every byte read (index entries, plus table items fetched for an LSI).
 #pragma once

@@ -331,6 +331,22 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
       std::string_view query = request.url.substr(std::min(request.url.size(), request.url.find('?') + 1));
       std::string_view name;
       if (query.substr(0, 6) == "table=") name = query.substr(6, query.find('&') - 6);
+      // It shows key values: with credentials configured, it wants a request signed like POST /
+      // (an empty body, its query string signed) by a key that may read the table.
+      if (auth_.enabled()) {
+        auto caller = auth_.Verify({request.method, request.url, request.headers, request.body});
+        Status allowed = caller.ok() ? Status::Ok() : caller.status();
+        if (allowed.ok() && !auth_.CanAccess(*caller, name)) {
+          allowed = Status(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + identity_.account + ":user/" + *caller +
+                                                          " is not authorized to perform: dynamodb:DescribeTable on "
+                                                          "resource: " + TableArn(identity_, std::string(name)));
+        }
+        if (!allowed.ok()) {
+          HttpResponse refused = Error(allowed);
+          refused.status = 403;
+          return refused;
+        }
+      }
       auto handle = db_.catalog().Find(name);
       if (!handle) return Finish(404, R"({"message":"no such table"})", "application/json");
       return Finish(200, db_.throughput().HeatJson(*handle->description), "application/json");

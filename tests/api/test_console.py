@@ -123,3 +123,65 @@ def test_signatures_still_checked_when_the_console_is_served(binary, tmp_path):
         c.close()
     finally:
         s.kill()
+
+
+def signed_get(port, path, key, secret):
+    """GET path signed with SigV4 (service dynamodb, us-east-1) as the console's aws4fetch signs it."""
+    import botocore.auth
+    import botocore.awsrequest
+    import botocore.credentials
+    url = f"http://127.0.0.1:{port}{path}"
+    req = botocore.awsrequest.AWSRequest(method="GET", url=url, data=b"")
+    botocore.auth.SigV4Auth(botocore.credentials.Credentials(key, secret), "dynamodb", "us-east-1").add_auth(req)
+    return dict(req.headers.items())
+
+
+def test_heat_map_wants_a_signature_when_credentials_are_configured(binary, tmp_path):
+    """GET /monotable/heat shows key values: with --credentials it is answered only to a request
+    signed by a key allowed the table (403 with AWS's error otherwise); without, it stays open."""
+    import boto3
+    creds = tmp_path / "credentials"
+    creds.write_text("AKHEAT secret\nAKOTHER othersecret other*\n")
+    s = Server(binary, ["--in-memory", "--credentials", str(creds)])
+    try:
+        ddb = boto3.client("dynamodb", endpoint_url=s.endpoint, region_name="us-east-1", aws_access_key_id="AKHEAT",
+                           aws_secret_access_key="secret")
+        ddb.create_table(TableName="hot", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         BillingMode="PAY_PER_REQUEST")
+        ddb.put_item(TableName="hot", Item={"pk": {"S": "secret-key-value"}})
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=30)
+        status, _, headers, body = get(c, "/monotable/heat?table=hot")
+        assert status == 403 and b"secret-key-value" not in body
+        refused = json.loads(body)
+        assert refused["__type"].endswith("#MissingAuthenticationTokenException")
+        assert refused["message"] == "Request is missing Authentication Token"
+        # A wrong secret, an unknown key, a key not allowed this table.
+        for key, secret, error in [("AKHEAT", "wrong", "InvalidSignatureException"),
+                                   ("AKNOBODY", "x", "UnrecognizedClientException"),
+                                   ("AKOTHER", "othersecret", "AccessDeniedException")]:
+            status, _, _, body = get(c, "/monotable/heat?table=hot", signed_get(s.port, "/monotable/heat?table=hot",
+                                                                               key, secret))
+            assert status == 403 and json.loads(body)["__type"].endswith("#" + error), (key, body)
+        # Signed by a key that may read the table: the heat map.
+        status, _, _, body = get(c, "/monotable/heat?table=hot", signed_get(s.port, "/monotable/heat?table=hot",
+                                                                           "AKHEAT", "secret"))
+        assert status == 200 and "table" in json.loads(body)
+        # The signature covers the query string: another table's name with this signature is refused.
+        headers = signed_get(s.port, "/monotable/heat?table=hot", "AKHEAT", "secret")
+        status, _, _, body = get(c, "/monotable/heat?table=other", headers)
+        assert status == 403 and json.loads(body)["__type"].endswith("#InvalidSignatureException")
+        c.close()
+    finally:
+        s.kill()
+
+
+def test_heat_map_is_open_without_credentials(conn, server):
+    import boto3
+    ddb = boto3.client("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1", aws_access_key_id="x",
+                       aws_secret_access_key="y")
+    name = "heat_open"
+    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST")
+    status, _, _, body = get(conn, f"/monotable/heat?table={name}")
+    assert status == 200 and "table" in json.loads(body)

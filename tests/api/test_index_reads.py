@@ -1,11 +1,14 @@
-"""What a read may name and what it returns: index projections (a GSI refuses what it does not
-project, an LSI fetches it from the table and is charged per fetched item, a read without
-ProjectionExpression returns the index's projection even when its filter needed a fetch), empty
+"""What a read may name and what it returns: index projections (a GSI refuses to return what it
+does not project, an LSI fetches it from the table and is charged per fetched item; a Query filter
+on what the index does not project is refused on any index, a Scan filter sees the index entry), empty
 key condition values, ExclusiveStartKey on hash-only tables and parallel scans, Scan's consumed
 capacity, and list indexes past the end of a list in Query and Scan projections.
 
 Ground truth: AWS's messages as DynamoDB users reported them from production ("Global secondary
-index ... does not project [...]", localstack issue #478; "The AttributeValue for a key attribute
+index ... does not project [...]", localstack issue #478; "Secondary index X does not project one or
+more filter attributes: [owner]" from an AppSync Query on a GSI; paritysuite dynamodb-conformance
+tests/tier3/error-messages (PartiQL, characterised on AWS: the same two wordings, the filter one on
+LSIs too); "The AttributeValue for a key attribute
 cannot contain an empty string value. Key: ..." from Query key conditions); the Query API
 reference (a GSI read "can only request attributes that are projected into the index"; an LSI read
 "fetches each of these attributes from the parent table"); the LSI developer guide (a fetch is
@@ -46,6 +49,11 @@ def gsi_refusal(name, *attributes):
             " does not project [" + ", ".join(attributes) + "]")
 
 
+def filter_refusal(name, *attributes):
+    return ("One or more parameter values were invalid: Secondary index " + name +
+            " does not project one or more filter attributes: [" + ", ".join(attributes) + "]")
+
+
 def test_gsi_reads_naming_unprojected_attributes_are_refused(ddb, reads):
     table, _ = reads
     q = dict(TableName=table, KeyConditionExpression="g = :g", ExpressionAttributeValues={":g": S("G")})
@@ -54,28 +62,17 @@ def test_gsi_reads_naming_unprojected_attributes_are_refused(ddb, reads):
         ("g_keys", dict(ProjectionExpression="color, #s, sk", ExpressionAttributeNames={"#s": "size"}),
          ["color", "size"]),
         ("g_inc", dict(ProjectionExpression="sk, color, filler"), ["filler"]),
-        ("g_inc", dict(FilterExpression="#s > :n", ExpressionAttributeNames={"#s": "size"}), ["size"]),
-        ("g_inc", dict(Select="COUNT", FilterExpression="#s > :n", ExpressionAttributeNames={"#s": "size"}), ["size"]),
     ]:
-        values = dict(q["ExpressionAttributeValues"])
-        if ":n" in kw.get("FilterExpression", ""):
-            values[":n"] = N(1)
         with pytest.raises(ClientError) as e:
-            ddb.query(**{**q, "ExpressionAttributeValues": values}, IndexName=index_name, **kw)
+            ddb.query(**q, IndexName=index_name, **kw)
         validation(e, gsi_refusal(index_name, *refused))
-        scan_kw = {k: v for k, v in kw.items()}
-        if ":n" in kw.get("FilterExpression", ""):
-            scan_kw["ExpressionAttributeValues"] = {":n": N(1)}
         with pytest.raises(ClientError) as e:
-            ddb.scan(TableName=table, IndexName=index_name, **scan_kw)
+            ddb.scan(TableName=table, IndexName=index_name, **kw)
         validation(e, gsi_refusal(index_name, *refused))
-    # The legacy parameters too.
+    # The legacy parameter too.
     with pytest.raises(ClientError) as e:
         ddb.scan(TableName=table, IndexName="g_keys", AttributesToGet=["pk", "color"])
     validation(e, gsi_refusal("g_keys", "color"))
-    with pytest.raises(ClientError) as e:
-        ddb.scan(TableName=table, IndexName="g_inc", ScanFilter={"size": {"ComparisonOperator": "NOT_NULL"}})
-    validation(e, gsi_refusal("g_inc", "size"))
     # What the index projects (its keys, the table's keys, INCLUDEd attributes) may be named.
     got = ddb.query(**{**q, "ExpressionAttributeValues": {":g": S("G"), ":c": S("red")}}, IndexName="g_inc",
                     ProjectionExpression="pk, sk, g, color", FilterExpression="color = :c")
@@ -83,18 +80,69 @@ def test_gsi_reads_naming_unprojected_attributes_are_refused(ddb, reads):
     assert all(set(i) == {"pk", "sk", "g", "color"} for i in got["Items"])
 
 
-def test_lsi_read_filtering_on_unprojected_attribute_returns_the_projection(ddb, reads):
+def test_query_filter_naming_unprojected_attributes_is_refused_on_any_index(ddb, reads):
+    """AWS (a Query on an index, GSI or LSI, whose filter names what the index does not project):
+    "One or more parameter values were invalid: Secondary index X does not project one or more
+    filter attributes: [a, b]", the names sorted; checked before Select and ProjectionExpression."""
+    table, _ = reads
+    values = {":g": S("G"), ":n": N(1), ":c": S("red"), ":p": S("P")}
+    for index_name, key, kw, refused in [
+        ("g_inc", "g = :g", dict(FilterExpression="#s > :n", ExpressionAttributeNames={"#s": "size"}), ["size"]),
+        ("g_inc", "g = :g", dict(Select="COUNT", FilterExpression="#s > :n", ExpressionAttributeNames={"#s": "size"}),
+         ["size"]),
+        ("g_keys", "g = :g", dict(FilterExpression="#s > :n AND color = :c AND #s < :n",
+                                  ExpressionAttributeNames={"#s": "size"}), ["color", "size"]),
+        # The filter wins over a projection or Select the index cannot serve either.
+        ("g_keys", "g = :g", dict(FilterExpression="filler = :c", ProjectionExpression="color"), ["filler"]),
+        ("g_keys", "g = :g", dict(FilterExpression="filler = :c", Select="ALL_ATTRIBUTES"), ["filler"]),
+        ("l_keys", "pk = :p", dict(FilterExpression="color = :c"), ["color"]),
+        ("l_keys", "pk = :p", dict(FilterExpression="color = :c", Select="ALL_ATTRIBUTES"), ["color"]),
+    ]:
+        used = {k: v for k, v in values.items() if k in key or k in kw["FilterExpression"]}
+        with pytest.raises(ClientError) as e:
+            ddb.query(TableName=table, IndexName=index_name, KeyConditionExpression=key,
+                      ExpressionAttributeValues=used, **kw)
+        validation(e, filter_refusal(index_name, *refused))
+    with pytest.raises(ClientError) as e:
+        ddb.query(TableName=table, IndexName="g_inc", KeyConditions={"g": {"ComparisonOperator": "EQ",
+                                                                          "AttributeValueList": [S("G")]}},
+                  QueryFilter={"size": {"ComparisonOperator": "NOT_NULL"}})
+    validation(e, filter_refusal("g_inc", "size"))
+
+
+def test_scan_filter_sees_only_what_the_index_projects(ddb, reads):
+    """AWS evaluates a Scan's filter on the index entries: an attribute the index does not project
+    is absent there (an unkeyed PartiQL read, which AWS serves as a Scan, accepts such a filter and
+    matches nothing; DynamoDB Local evaluates it on the table's items instead)."""
+    table, _ = reads
+    for index_name in ("g_keys", "g_inc", "l_keys"):
+        got, _ = read_all(ddb, "scan", TableName=table, IndexName=index_name, FilterExpression="color = :c",
+                          ExpressionAttributeValues={":c": S("red")})
+        assert got == [] if index_name != "g_inc" else sorted(i["sk"]["S"] for i in got) == ["s0", "s2", "s4"]
+        got, _ = read_all(ddb, "scan", TableName=table, IndexName=index_name, Select="COUNT",
+                          FilterExpression="attribute_not_exists(filler) AND attribute_not_exists(#s)",
+                          ExpressionAttributeNames={"#s": "size"})
+        assert got == []
+        counted = ddb.scan(TableName=table, IndexName=index_name, Select="COUNT",
+                           FilterExpression="attribute_not_exists(filler)")
+        assert counted["Count"] == counted["ScannedCount"] == 6
+    legacy = ddb.scan(TableName=table, IndexName="g_inc", ScanFilter={"size": {"ComparisonOperator": "NOT_NULL"}})
+    assert legacy["Items"] == [] and legacy["ScannedCount"] == 6
+    # An LSI Scan that fetches (for its projection) still filters on the index entry.
+    fetched = ddb.scan(TableName=table, IndexName="l_keys", ProjectionExpression="sk, color",
+                       FilterExpression="attribute_exists(color)")
+    assert fetched["Items"] == [] and fetched["ScannedCount"] == 6
+
+
+def test_lsi_read_returns_the_projection_and_fetches_what_it_asks_for(ddb, reads):
     table, items = reads
     q = dict(TableName=table, IndexName="l_keys", KeyConditionExpression="pk = :p",
-             FilterExpression="color = :c", ExpressionAttributeValues={":p": S("P"), ":c": S("blue")})
+             FilterExpression="sk IN (:a, :b, :c)",
+             ExpressionAttributeValues={":p": S("P"), ":a": S("s1"), ":b": S("s3"), ":c": S("s5")})
     resp = ddb.query(**q)
-    # The filter read color from the table, but the answer is what l_keys projects: keys only.
+    # The answer is what l_keys projects: keys only.
     assert resp["Items"] == [{"pk": S("P"), "sk": S(f"s{s}"), "l": S(f"L{s}")} for s in (1, 3, 5)]
     assert resp["Count"] == 3 and resp["ScannedCount"] == 6
-    scanned, _ = read_all(ddb, "scan", TableName=table, IndexName="l_keys", FilterExpression="color = :c",
-                          ExpressionAttributeValues={":c": S("red")})
-    assert sorted(i["sk"]["S"] for i in scanned) == ["s0", "s2", "s4"]
-    assert all(set(i) == {"pk", "sk", "l"} for i in scanned)
     # Asked for, the unprojected attributes come back (fetched from the table).
     resp = ddb.query(**q, ProjectionExpression="sk, color, filler")
     assert resp["Items"] == [{"sk": S(f"s{s}"), "color": S("blue"), "filler": S("x" * 1000)} for s in (1, 3, 5)]
@@ -116,9 +164,9 @@ def test_lsi_fetches_are_charged_per_item_to_the_table(ddb, reads):
     # Six items of ~1 KB fetched: one unit each (6), not the 2 that their summed 6 KB would make.
     assert units(ddb.query(**q, ConsistentRead=True, Select="ALL_ATTRIBUTES")["ConsumedCapacity"]) == (7.0, 6.0, 1.0)
     assert units(ddb.query(**q, ProjectionExpression="filler")["ConsumedCapacity"]) == (3.5, 3.0, 0.5)
-    # A filter on an unprojected attribute fetches every item read, matched or not.
-    filtered = ddb.query(**{**q, "ExpressionAttributeValues": {":p": S("P"), ":c": S("red")}},
-                         FilterExpression="color = :c", ConsistentRead=True)
+    # A fetching read pays for every item read, matched by its filter or not.
+    filtered = ddb.query(**{**q, "ExpressionAttributeValues": {":p": S("P"), ":s": S("s3")}},
+                         FilterExpression="sk < :s", ProjectionExpression="filler", ConsistentRead=True)
     assert filtered["Count"] == 3 and units(filtered["ConsumedCapacity"]) == (7.0, 6.0, 1.0)
     total = ddb.query(**{**q, "ReturnConsumedCapacity": "TOTAL"}, ConsistentRead=True,
                       Select="ALL_ATTRIBUTES")["ConsumedCapacity"]

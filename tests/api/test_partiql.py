@@ -355,6 +355,16 @@ def test_select_on_indexes(ddb):
     assert refused(ddb, f"SELECT x FROM \"{t}\".\"gsi-keys\" WHERE g = 'G'") == (
         "ValidationException", "One or more parameter values were invalid: Global secondary index gsi-keys does not "
                                "project [x]")
+    # Keyed on the index (a Query) the WHERE may name only what the index projects, on an LSI too;
+    # unkeyed (a Scan) it is evaluated on the index entries, where x is absent (AWS, as
+    # nubo-db/dynoxide captured it, eu-west-2 2026-08-15).
+    assert refused(ddb, f"SELECT pk FROM \"{t}\".\"lsi-keys\" WHERE pk = 'p' AND x = 1") == (
+        "ValidationException",
+        "One or more parameter values were invalid: Secondary index lsi-keys does not project one or more filter "
+        "attributes: [x]")
+    assert items(ddb, f"SELECT pk FROM \"{t}\".\"gsi-keys\" WHERE x = 1") == []
+    assert items(ddb, f"SELECT pk FROM \"{t}\".\"lsi-keys\" WHERE x = 1 OR x = 2") == []
+    assert len(items(ddb, f"SELECT pk FROM \"{t}\".\"gsi-keys\" WHERE attribute_type(x, 'N') OR g = 'G'")) == 3
     # An LSI orders by its own sort key and fetches what it does not project from the table.
     got = items(ddb, f"SELECT l, x FROM \"{t}\".\"lsi-keys\" WHERE pk = 'p'")
     assert [(r["l"]["S"], r["x"]["N"]) for r in got] == [("l0", "2"), ("l1", "1"), ("l2", "0")]
@@ -466,6 +476,35 @@ def test_transaction_validation(ddb, hash_table):
         "Transaction request cannot include multiple operations on one item")
     assert tx_refused(ddb, f"UPDATE \"{t}-missing\" SET a = 1 WHERE pk = 'x'")["Error"]["Code"] == (
         "ResourceNotFoundException")
+    assert "Item" not in ddb.get_item(TableName=t, Key={"pk": {"S": "ok"}})
+
+
+def test_transaction_statement_key_errors_cancel(ddb, hash_table):
+    """A statement whose key is missing or of another type than the table's cancels the transaction:
+    ValidationError for it (the first such statement), None for every other, as TransactWriteItems
+    does for an action whose key does not match (recorded on AWS: paritysuite dynamodb-conformance,
+    scylladb test_transact.py); DynamoDB Local's ExecuteTransaction maps exactly these two PartiQL
+    messages to a cancellation. An empty key value still refuses the request."""
+    t = hash_table
+    mismatch = "Key attribute's data type should match its data type in table's schema: Key pk"
+    for statements, index, message in [
+        ([f"INSERT INTO \"{t}\" VALUE {{'pk': 'ok'}}", f"INSERT INTO \"{t}\" VALUE {{'pk': 5}}"], 1, mismatch),
+        ([f"INSERT INTO \"{t}\" VALUE {{'x': 'b'}}", f"INSERT INTO \"{t}\" VALUE {{'pk': 5}}"], 0,
+         "Key attribute should be present in the item: Key pk"),
+        ([f"UPDATE \"{t}\" SET a = 1 WHERE pk = 5", f"DELETE FROM \"{t}\" WHERE pk = 'ok'"], 0, mismatch),
+        ([f"DELETE FROM \"{t}\" WHERE pk = 'ok'", f"EXISTS(SELECT * FROM \"{t}\" WHERE pk = 5 AND a = 1)"], 1, mismatch),
+        ([f"SELECT * FROM \"{t}\" WHERE pk = 'ok'", f"SELECT * FROM \"{t}\" WHERE pk = 7"], 1, mismatch),
+    ]:
+        resp = tx_refused(ddb, *statements)
+        codes = ["ValidationError" if i == index else "None" for i in range(len(statements))]
+        assert resp["Error"]["Code"] == "TransactionCanceledException", statements
+        assert resp["Error"]["Message"] == ("Transaction cancelled, please refer cancellation reasons for specific "
+                                            "reasons [" + ", ".join(codes) + "]")
+        assert resp["CancellationReasons"] == [{"Code": c, "Message": message} if c != "None" else {"Code": c}
+                                               for c in codes]
+    assert tx_refused(ddb, f"INSERT INTO \"{t}\" VALUE {{'pk': 'ok'}}", f"INSERT INTO \"{t}\" VALUE {{'pk': ''}}")[
+        "Error"]["Message"] == ("Validation failed in TransactStatements[1]: One or more parameter values are not valid. "
+                                "The AttributeValue for a key attribute cannot contain an empty string value. Key: pk")
     assert "Item" not in ddb.get_item(TableName=t, Key={"pk": {"S": "ok"}})
 
 

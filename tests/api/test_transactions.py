@@ -229,6 +229,15 @@ def test_transact_get_items_key_errors_cancel_other_errors_refuse(ddb, hash_tabl
     assert err(e)[0] == "ResourceNotFoundException"
 
 
+def payload_refusal(e):
+    """AWS's text (as a client library recorded it: 'Transaction payload size cannot exceed 4MB. Payload
+    Size: : Transaction payload size cannot exceed 4MB. Payload Size: 4306456') with the size measured."""
+    size = re.search(r"Payload Size: (\d+)$", err(e)[1])
+    assert size and int(size.group(1)) > 4 * 1024 * 1024, err(e)
+    sentence = "Transaction payload size cannot exceed 4MB. Payload Size: "
+    return sentence + ": " + sentence + size.group(1)
+
+
 def test_payload_limit_is_4_mb_of_written_items(ddb, hash_table):
     blob = "x" * 100_000
     # 41 items of ~100 KB (4.1 million bytes) fit in 4 MB; 42 do not.
@@ -236,7 +245,7 @@ def test_payload_limit_is_4_mb_of_written_items(ddb, hash_table):
     assert "Item" in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "a40"}})
     with pytest.raises(ClientError) as e:
         ddb.transact_write_items(TransactItems=[put(hash_table, f"b{i:02}", x={"S": blob}) for i in range(42)])
-    assert err(e) == ("ValidationException", "Transaction payload size cannot exceed 4 MB")
+    assert err(e) == ("ValidationException", payload_refusal(e))
     assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "b00"}})
     # The limit is on what the request carries: deleting more than 4 MB of items is fine.
     for i in range(41, 45):
@@ -323,3 +332,90 @@ def test_request_level_errors_come_before_tables_and_duplicates(ddb, hash_table)
     assert err(e) == ("ValidationException", "1 validation error detected: Value 'BOGUS' at 'returnConsumedCapacity' "
                                              "failed to satisfy constraint: Member must satisfy enum value set: "
                                              "[INDEXES, TOTAL, NONE]")
+
+
+def test_payload_counts_keys_and_expression_values_of_every_action(ddb, hash_table):
+    """The 4 MB is the transaction's payload, what its request carries (ScyllaDB alternator's
+    test_transact.py, run against AWS: 'the size of the transaction request ... is what matters'):
+    an Update's values count as a Put's item does."""
+    blob = "x" * 100_000
+    updates = [{"Update": {"TableName": hash_table, "Key": {"pk": {"S": f"u{i:02}"}}, "UpdateExpression": "SET x = :x",
+                           "ExpressionAttributeValues": {":x": {"S": blob}}}} for i in range(42)]
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=updates)
+    assert err(e) == ("ValidationException", payload_refusal(e))
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "u00"}})
+    checks = [{"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": f"c{i:02}"}},
+                                  "ConditionExpression": "attribute_not_exists(x) OR x <> :x",
+                                  "ExpressionAttributeValues": {":x": {"S": blob}}}} for i in range(42)]
+    with pytest.raises(ClientError) as e:
+        ddb.transact_write_items(TransactItems=checks)
+    assert err(e) == ("ValidationException", payload_refusal(e))
+    # Under the limit, the same Updates go through.
+    ddb.transact_write_items(TransactItems=updates[:41])
+    assert ddb.get_item(TableName=hash_table, Key={"pk": {"S": "u40"}})["Item"]["x"] == {"S": blob}
+    for i in range(41):
+        ddb.delete_item(TableName=hash_table, Key={"pk": {"S": f"u{i:02}"}})
+
+
+def test_numerically_equal_keys_are_one_item(ddb):
+    """AWS stores a number key by value (developer guide, HowItWorks.NamingRulesDataTypes: leading and
+    trailing zeroes are trimmed), so '1e2' and '1E+2' name the same item and two actions on them are
+    'multiple operations on one item' (DynamoDB Local compares them as written and accepts)."""
+    name = unique_name()
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "N"}])
+    for a, b in [("1e2", "1E+2"), ("100", "100.0"), ("0.5", "5E-1"), ("-0", "0")]:
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[
+                {"Put": {"TableName": name, "Item": {"pk": {"N": a}}}},
+                {"ConditionCheck": {"TableName": name, "Key": {"pk": {"N": b}},
+                                    "ConditionExpression": "attribute_not_exists(pk)"}}])
+        assert err(e) == ("ValidationException", "Transaction request cannot include multiple operations on one item")
+        with pytest.raises(ClientError) as e:
+            ddb.transact_get_items(TransactItems=[{"Get": {"TableName": name, "Key": {"pk": {"N": a}}}},
+                                                  {"Get": {"TableName": name, "Key": {"pk": {"N": b}}}}])
+        assert err(e) == ("ValidationException", "Transaction request cannot include multiple operations on one item")
+    assert ddb.scan(TableName=name, Select="COUNT")["Count"] == 0
+
+
+def test_update_errors_found_on_the_item_cancel_the_transaction(ddb, hash_table):
+    """An Update whose expression fails on the item it reads (an operand attribute absent, a wrong
+    operand type) cancels the transaction with a ValidationError reason, as an Update growing its item
+    over 400 KB does (recorded on AWS by paritysuite tier3/limits/itemSizeBySurface; the API reference,
+    TransactionCanceledException: 'a similar validation error occurs because of changes made by the
+    transaction'); DynamoDB Local answers a plain ValidationException instead."""
+    ddb.put_item(TableName=hash_table, Item={"pk": {"S": "upd"}, "s": {"S": "text"}})
+    for expression, message in [
+        ("SET a = b + :v", "The provided expression refers to an attribute that does not exist in the item"),
+        ("SET a = s + :v", "An operand in the update expression has an incorrect data type"),
+    ]:
+        with pytest.raises(ClientError) as e:
+            ddb.transact_write_items(TransactItems=[
+                put(hash_table, "other"),
+                {"Update": {"TableName": hash_table, "Key": {"pk": {"S": "upd"}}, "UpdateExpression": expression,
+                            "ExpressionAttributeValues": {":v": {"N": "1"}}}}])
+        assert err(e) == ("TransactionCanceledException", CANCELLED + "[None, ValidationError]")
+        assert cancelled(e) == [{"Code": "None"}, {"Code": "ValidationError", "Message": message}]
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "other"}})
+    ddb.delete_item(TableName=hash_table, Key={"pk": {"S": "upd"}})
+
+
+def test_transact_get_items_over_4_mb_is_refused(ddb, hash_table):
+    """API reference, TransactGetItems: 'The aggregate size of the items in the transaction cannot exceed
+    4 MB' and DynamoDB 'rejects the entire TransactGetItems request' when it does. AWS's text is not
+    recorded; the answer is DynamoDB Local's (a ValidationException, 'Payload in response is too large.'
+    followed by the bytes summed up to the item that crossed the limit)."""
+    blob = "x" * 400_000
+    for i in range(11):
+        ddb.put_item(TableName=hash_table, Item={"pk": {"S": f"g{i:02}"}, "x": {"S": blob}})
+    gets = [{"Get": {"TableName": hash_table, "Key": {"pk": {"S": f"g{i:02}"}}}} for i in range(11)]
+    assert len(ddb.transact_get_items(TransactItems=gets[:10])["Responses"]) == 10  # 4,000,060 bytes
+    with pytest.raises(ClientError) as e:
+        ddb.transact_get_items(TransactItems=gets)
+    assert err(e) == ("ValidationException", "Payload in response is too large.4400066")
+    # Absent items weigh nothing.
+    missing = [{"Get": {"TableName": hash_table, "Key": {"pk": {"S": f"none{i}"}}}} for i in range(50)]
+    assert len(ddb.transact_get_items(TransactItems=gets[:10] + missing)["Responses"]) == 60
+    for i in range(11):
+        ddb.delete_item(TableName=hash_table, Key={"pk": {"S": f"g{i:02}"}})

@@ -410,6 +410,14 @@ export const steps = [
         await page.getByTestId('create-submit').click();
         await page.locator('tr[data-table="signed"]').waitFor();
         assert.match(await page.locator('header.top').innerText(), /signing as AKCONSOLETEST/);
+        // The heat map shows key values: the server answers its GET only signed, and the console signs it.
+        const unsigned = await page.evaluate(async () => (await fetch('/monotable/heat?table=signed')).status);
+        assert.equal(unsigned, 403);
+        await page.locator('tr[data-table="signed"] a').first().click();
+        await page.getByRole('link', { name: 'Heat' }).click();
+        await page.getByTestId('heat-signed').waitFor();
+        assert.match(await page.getByTestId('heat-signed').innerText(), /\d+ of 256 partitions touched/);
+        assert.equal(await page.getByRole('alert').count(), 0);
         const stored = await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie]);
         assert.deepEqual(stored, [1, 0, '']);
         await page.screenshot({ path: new URL('./artifacts/10a-signed.png', import.meta.url).pathname });

@@ -102,6 +102,30 @@ export async function call<T = any>(op: string, body: object, prefix = 'DynamoDB
   return parsed as T;
 }
 
+// A GET of the server's own JSON (the heat map), signed like the API calls when a key is set:
+// with credentials configured the server answers it only to a signed request.
+export async function getJson<T = any>(path: string): Promise<T> {
+  const url = `${location.protocol}//${location.host}${path}`;
+  const s = currentSigner();
+  let response: Response;
+  try {
+    response = s ? await s.fetch(url, { method: 'GET' }) : await fetch(url);
+  } catch (e) {
+    throw new DynamoError('ConsoleError', `cannot reach the server at ${endpoint()} (${(e as Error).message}); is monotable still running?`, 0);
+  }
+  const text = await response.text();
+  let parsed: any = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    throw new DynamoError('ConsoleError', `unreadable answer (${response.status}): ${text.slice(0, 200)}`, response.status);
+  }
+  if (!response.ok) {
+    throw new DynamoError(parsed.__type ?? `HTTP ${response.status}`, parsed.message ?? parsed.Message ?? text, response.status);
+  }
+  return parsed as T;
+}
+
 export const streams = <T = any>(op: string, body: object) => call<T>(op, body, 'DynamoDBStreams_20120810');
 
 export function errorText(e: unknown): string {

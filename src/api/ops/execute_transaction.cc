@@ -1,6 +1,9 @@
 // ExecuteTransaction: up to 100 PartiQL statements run all-or-nothing: either all single-item
 // SELECTs (read from one snapshot) or all writes (INSERT / UPDATE / DELETE / EXISTS condition
 // checks, committed atomically). Writes are idempotent per ClientRequestToken for 10 minutes.
+// A statement whose key is missing or of the wrong type cancels the transaction (ValidationError for
+// it, None for the others, as DynamoDB Local models AWS); other statement errors refuse the request
+// ("Validation failed in TransactStatements[i]: ...").
 // Reads are charged like TransactGetItems (a throttled one cancels the transaction, read_charge.h);
 // writes report their index arms beside the doubled table arm, and a write that would grow an
 // item collection past its limit cancels the transaction, as in TransactWriteItems.
@@ -42,6 +45,14 @@ std::string ShapeText() {
          kReturnConsumedCapacityShape + "}";
 }
 
+// A statement whose key is missing from its item or of another type than the table's.
+bool IsKeySchemaError(const Status& s) {
+  if (s.ok() || s.code() != ErrorCode::kValidation) return false;
+  const std::string& m = s.message();
+  return m.rfind("Key attribute should be present in the item:", 0) == 0 ||
+         m.rfind("Key attribute's data type should match its data type in table's schema:", 0) == 0;
+}
+
 // Parses, checks and plans every statement, in DynamoDB's order.
 Result<std::vector<PreparedStatement>> Prepare(OperationContext& ctx, bool& reads) {
   std::vector<PreparedStatement> statements;
@@ -70,7 +81,17 @@ Result<std::vector<PreparedStatement>> Prepare(OperationContext& ctx, bool& read
       return partiql::InTransactStatement(
           i, Status::Validation("Reads on indices are not supported within transactions."));
     }
-    MT_RETURN_IF_ERROR(partiql::InTransactStatement(i, partiql::Plan(ctx.db, s)));
+    Status planned = partiql::Plan(ctx.db, s);
+    if (IsKeySchemaError(planned)) {
+      // As TransactWriteItems cancels on an action whose key does not match its table: the
+      // statement's reason is ValidationError, every other None.
+      std::vector<Status> outcomes(entries.Size(), Status::Ok());
+      outcomes[i] = planned;
+      std::vector<const char*> codes;
+      for (const Status& o : outcomes) codes.push_back(CancellationCode(o));
+      return TransactionCanceled(ctx, std::move(outcomes), std::move(codes));
+    }
+    MT_RETURN_IF_ERROR(partiql::InTransactStatement(i, planned));
     if (s.IsRead() && !s.ReadsOneItem()) {
       return partiql::InTransactStatement(
           i, Status::Validation(

@@ -1,7 +1,8 @@
 // TransactWriteItems: up to 100 Put/Update/Delete/ConditionCheck actions, all or nothing,
 // idempotent per ClientRequestToken for 10 minutes.
 // Errors as DynamoDB sorts them: malformed expressions, a Put item over 400 KB, unknown tables,
-// an empty string/binary key value, two actions on one item and a payload over 4 MB refuse the
+// an empty string/binary key value, two actions on one item (keys compared as values: 1e2 is
+// 100) and a payload over 4 MB (items, keys and expression values of every action) refuse the
 // whole request (ValidationException / ResourceNotFound); an action whose key does not match its
 // table cancels the transaction (TransactionCanceledException, ValidationError for the first such
 // action, None for every other, no condition evaluated); conditions and writes that fail (an
@@ -51,9 +52,16 @@ std::string ShapeText() {
 
 enum class Kind { kCheck, kPut, kDelete, kUpdate };
 
-// The aggregate size of the items a transaction writes (its payload) is at most 4 MB.
+// A transaction's payload (what its request carries: every action's item or key and its
+// expression values) is at most 4 MB; the items it only names (a Delete's) do not count.
 constexpr size_t kMaxTransactionPayload = 4 * 1024 * 1024;
-constexpr const char* kPayloadTooLarge = "Transaction payload size cannot exceed 4 MB";
+// AWS's refusal repeats its sentence around the measured size, as a client library recorded it
+// ("Transaction payload size cannot exceed 4MB. Payload Size: : Transaction payload size cannot
+// exceed 4MB. Payload Size: 4306456"); the size here is monotable's measure of the payload.
+std::string PayloadTooLarge(size_t size) {
+  const std::string sentence = "Transaction payload size cannot exceed 4MB. Payload Size: ";
+  return sentence + ": " + sentence + std::to_string(size);
+}
 
 struct Action {
   Kind kind;
@@ -101,14 +109,19 @@ Result<std::vector<Action>> DecodeActions(OperationContext& ctx) {
       action.item = std::move(item);
     } else {
       MT_ASSIGN_OR_RETURN(action.key, DecodeItemMember(p, "Key"));
+      total_size += ItemSize(action.key);
     }
     unsigned kinds = kConditionKind | (action.kind == Kind::kUpdate ? unsigned{kUpdateKind} : 0u);
     MT_RETURN_IF_ERROR(CheckExpressionParameters(p, kinds));
     MT_ASSIGN_OR_RETURN(action.expressions, ParseRequestExpressions(p, kinds));
+    if (Member(p, "ExpressionAttributeValues")) {
+      auto values = DecodeItemMember(p, "ExpressionAttributeValues");
+      if (values.ok()) total_size += ItemSize(*values);
+    }
     action.return_old_on_failure = StringOr(p, "ReturnValuesOnConditionCheckFailure", "NONE") == "ALL_OLD";
     actions.push_back(std::move(action));
   }
-  if (total_size > kMaxTransactionPayload) return Status::Validation(kPayloadTooLarge);
+  if (total_size > kMaxTransactionPayload) return Status::Validation(PayloadTooLarge(total_size));
   for (Action& a : actions) {
     MT_ASSIGN_OR_RETURN(a.table, ctx.db.Table(TableNameOf(*a.params)));
     if (a.kind == Kind::kUpdate) MT_RETURN_IF_ERROR(CheckUpdateKeys(a.expressions, *a.table->description));

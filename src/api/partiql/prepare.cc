@@ -235,13 +235,6 @@ Status CheckIndexProjection(PreparedStatement& s) {
   if (!s.index || s.index->projection.type == ProjectionType::kAll) return Status::Ok();
   std::set<std::string> projected = ProjectedAttributes(table, *s.index);
   std::vector<std::string> missing;
-  for (const auto& head : s.where.PathHeads()) {
-    if (!projected.count(head)) missing.push_back(head);
-  }
-  if (!missing.empty()) {
-    return Status::Validation("One or more parameter values were invalid: Secondary index " + s.index->name +
-                              " does not project one or more filter attributes: " + List(missing));
-  }
   for (const auto& p : s.projection) {
     if (!projected.count(p.path[0].name)) missing.push_back(p.path[0].name);
   }
@@ -252,6 +245,25 @@ Status CheckIndexProjection(PreparedStatement& s) {
   }
   return Status::Validation("One or more parameter values were invalid: Global secondary index " + s.index->name +
                             " does not project " + List(missing));
+}
+
+// A read keyed on the index (served as a Query) may filter only on what the index projects, GSI
+// or LSI; an unkeyed one (a Scan) evaluates its WHERE on the index entries, where the attributes
+// the index does not project are absent (AWS, as nubo-db/dynoxide captured it).
+Status CheckIndexFilter(const PreparedStatement& s) {
+  if (!s.index || s.index->projection.type == ProjectionType::kAll || s.read.kind != AccessKind::kQuery) {
+    return Status::Ok();
+  }
+  std::set<std::string> projected = ProjectedAttributes(*s.table->description, *s.index);
+  std::vector<std::string> missing;
+  for (const auto& head : s.where.PathHeads()) {
+    if (!projected.count(head) && std::find(missing.begin(), missing.end(), head) == missing.end()) {
+      missing.push_back(head);
+    }
+  }
+  if (missing.empty()) return Status::Ok();
+  return Status::Validation("One or more parameter values were invalid: Secondary index " + s.index->name +
+                            " does not project one or more filter attributes: " + List(missing));
 }
 
 Status PlanOrderBy(PreparedStatement& s, const std::vector<KeyElement>& keys) {
@@ -383,6 +395,7 @@ Status PlanSelect(PreparedStatement& s) {
       }
     }
   }
+  MT_RETURN_IF_ERROR(CheckIndexFilter(s));
   return PlanOrderBy(s, keys);
 }
 

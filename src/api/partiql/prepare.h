@@ -14,8 +14,10 @@
 //     The whole WHERE is always applied as a filter to what is read. ORDER BY must name key
 //     attributes and needs a WHERE that fixes the partition key (DynamoDB's messages); it picks
 //     the partition order and the direction. On an index, attributes the index does not project
-//     are refused in the WHERE ("Secondary index i does not project one or more filter
-//     attributes: [a]") and, for a GSI, in the SELECT list; an LSI fetches them from the table.
+//     are refused, for a GSI, in the SELECT list ("Global secondary index i does not project
+//     [a]"; an LSI fetches them from the table), then in the WHERE of a read keyed on the index
+//     ("Secondary index i does not project one or more filter attributes: [a]"); an unkeyed read
+//     (a scan) evaluates its WHERE on the index entries.
 //   UPDATE / DELETE / EXISTS: the WHERE must fix every key attribute with exactly one top-level
 //     equality ("Where clause does not contain a mandatory equality on all key attributes");
 //     the other conjuncts become the write's condition. UPDATE and EXISTS also require the item

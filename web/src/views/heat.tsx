@@ -1,7 +1,9 @@
 // Partition heat map: the server's per-partition traffic counters for the table and each index
-// (GET /monotable/heat?table=NAME), refreshed every two seconds, with the hottest keys.
+// (GET /monotable/heat?table=NAME, signed like the API calls when a key is set), refreshed every
+// two seconds, with the hottest keys.
 import { useEffect, useState } from 'preact/hooks';
 import type { TableDescription } from '../types';
+import { getJson } from '../api';
 import { ErrorBox } from '../ui';
 
 interface Space {
@@ -61,9 +63,13 @@ export function HeatView(props: { table: TableDescription }) {
     let live = true;
     const load = async () => {
       try {
-        const r = await fetch(`/monotable/heat?table=${encodeURIComponent(props.table.TableName)}`);
-        if (!r.ok) throw new Error(`heat map: HTTP ${r.status}`);
-        if (live) setHeat(await r.json());
+        const got = await getJson<{ table: Space; indexes: Space[] }>(
+          `/monotable/heat?table=${encodeURIComponent(props.table.TableName)}`,
+        );
+        if (live) {
+          setHeat(got);
+          setError(null);
+        }
       } catch (e) {
         if (live) setError(e);
       }
