@@ -6,6 +6,7 @@
 // carries x-amzn-RequestId and x-amz-crc32 (CRC32 of the body bytes) and the DynamoDB content type.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -47,6 +48,8 @@ class Service {
   // One JSON line per request on stderr: time, request id, operation, status, milliseconds.
   void set_log_requests(bool on) { log_requests_ = on; }
   const Metrics& metrics() const { return metrics_; }
+  // Text appended to GET /metrics (e.g. the stream triggers'); set before serving.
+  void set_extra_metrics(std::function<std::string()> render) { extra_metrics_ = std::move(render); }
 
  private:
   HttpResponse Dispatch(HttpRequestView& request);
@@ -60,6 +63,7 @@ class Service {
   Authenticator auth_;
   Metrics metrics_;
   bool log_requests_ = false;
+  std::function<std::string()> extra_metrics_;
   std::map<std::string, const Operation*, std::less<>> operations_;
 };
 

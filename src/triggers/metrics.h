@@ -1,0 +1,43 @@
+// Trigger metrics: each trigger's state, lag and delivery counters, rendered in Prometheus text
+// for GET /metrics (appended to the request metrics of src/api/metrics).
+//
+// Contract: counters are monotonic for the life of the process (a reload that keeps a trigger
+// keeps its counters); gauges reflect the worker's last step. Recording is lock-free except the
+// state name and last error (a small mutex). Label values are escaped as Prometheus requires.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace monotable::triggers {
+
+struct TriggerStats {
+  std::string name;
+  std::string table;
+  std::atomic<uint64_t> invocations{0};
+  std::atomic<uint64_t> invocation_errors{0};
+  std::atomic<uint64_t> records_delivered{0};   // acknowledged by the handler
+  std::atomic<uint64_t> records_filtered{0};    // matched no filter: never delivered
+  std::atomic<uint64_t> records_failed{0};      // sent to the on-failure destination (or dropped)
+  std::atomic<uint64_t> batches_bisected{0};
+  std::atomic<int64_t> lag_records{0};          // records in the stream past the checkpoint
+  std::atomic<int64_t> oldest_unacked_ms{0};    // creation time of the oldest unacknowledged record; 0: none
+  std::atomic<uint64_t> checkpoint{0};          // next sequence number to deliver
+
+  void SetState(std::string state, std::string error = "");
+  std::string state() const;
+  std::string last_error() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::string state_ = "starting";
+  std::string last_error_;
+};
+
+std::string RenderTriggerMetrics(const std::vector<std::shared_ptr<TriggerStats>>& stats, int64_t now_ms);
+
+}  // namespace monotable::triggers
