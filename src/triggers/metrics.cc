@@ -24,6 +24,24 @@ void TriggerStats::SetState(std::string state, std::string error) {
   if (!error.empty()) last_error_ = std::move(error);
 }
 
+void TriggerStats::SetShard(const std::shared_ptr<table::StreamLog>& log) {
+  std::lock_guard lock(mu_);
+  shard_ = log;
+}
+
+int64_t TriggerStats::LagRecords() const {
+  std::shared_ptr<table::StreamLog> log;
+  {
+    std::lock_guard lock(mu_);
+    log = shard_.lock();
+  }
+  if (!log) return 0;
+  table::StreamInfo info = log->info();
+  uint64_t last = info.disabled_ms != 0 ? info.end : log->sequences().Watermark();
+  uint64_t pos = checkpoint.load();
+  return last >= pos ? static_cast<int64_t>(last - pos + 1) : 0;
+}
+
 std::string TriggerStats::state() const {
   std::lock_guard lock(mu_);
   return state_;
@@ -64,7 +82,7 @@ std::string RenderTriggerMetrics(const std::vector<std::shared_ptr<TriggerStats>
   family("monotable_trigger_batches_bisected_total", "counter", "Failed batches split in two.",
          [](const TriggerStats& s) { return std::to_string(s.batches_bisected.load()); });
   family("monotable_trigger_lag_records", "gauge", "Stream records past the trigger's checkpoint.",
-         [](const TriggerStats& s) { return std::to_string(s.lag_records.load()); });
+         [](const TriggerStats& s) { return std::to_string(s.LagRecords()); });
   family("monotable_trigger_oldest_unacknowledged_age_seconds", "gauge",
          "Age of the oldest record not yet acknowledged (0: none).", [&](const TriggerStats& s) {
            int64_t t = s.oldest_unacked_ms.load();

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "table/stream_catalog.h"
+
 namespace monotable::triggers {
 
 struct TriggerStats {
@@ -24,11 +26,14 @@ struct TriggerStats {
   std::atomic<uint64_t> records_filtered{0};    // matched no filter: never delivered
   std::atomic<uint64_t> records_failed{0};      // sent to the on-failure destination (or dropped)
   std::atomic<uint64_t> batches_bisected{0};
-  std::atomic<int64_t> lag_records{0};          // records in the stream past the checkpoint
   std::atomic<int64_t> oldest_unacked_ms{0};    // creation time of the oldest unacknowledged record; 0: none
   std::atomic<uint64_t> checkpoint{0};          // next sequence number to deliver
 
   void SetState(std::string state, std::string error = "");
+  // The shard being read (nullptr: none); the lag is measured against it when rendered.
+  void SetShard(const std::shared_ptr<table::StreamLog>& log);
+  // Records in the current shard at or past the checkpoint (settled ones: up to the watermark).
+  int64_t LagRecords() const;
   std::string state() const;
   std::string last_error() const;
 
@@ -36,6 +41,7 @@ struct TriggerStats {
   mutable std::mutex mu_;
   std::string state_ = "starting";
   std::string last_error_;
+  std::weak_ptr<table::StreamLog> shard_;
 };
 
 std::string RenderTriggerMetrics(const std::vector<std::shared_ptr<TriggerStats>>& stats, int64_t now_ms);

@@ -111,11 +111,13 @@ void Dispatcher::Work(const TriggerConfig& config, TriggerStats& stats, std::sto
     }
     if (!log) {
       stats.SetState(any ? "idle" : "waiting-for-stream");
-      stats.lag_records.store(0);
+      stats.SetShard(nullptr);
       stats.oldest_unacked_ms.store(0);
       if (!Sleep(stop, options_.poll_ms)) return;
       continue;
     }
+    stats.checkpoint.store(pos);
+    stats.SetShard(log);
     const table::StreamInfo info = log->info();
     const std::string arn = StreamArn(options_.region, options_.account, info);
     if (pos < log->horizon()) {
@@ -165,12 +167,9 @@ void Dispatcher::Work(const TriggerConfig& config, TriggerStats& stats, std::sto
       }
     }
     if (stop.stop_requested()) return;
-    uint64_t last = info.disabled_ms != 0 ? info.end : log->sequences().Watermark();
-    stats.lag_records.store(last >= pos ? static_cast<int64_t>(last - pos + 1) : 0);
     stats.oldest_unacked_ms.store(batch.empty() ? 0 : batch.front().created_ms);
     if (batch.empty()) {
       if (scan != pos) save(shard, scan);  // only filtered-out records: acknowledged unseen
-      stats.lag_records.store(last >= scan ? static_cast<int64_t>(last - scan + 1) : 0);
       stats.SetState(read_failed ? "error" : "idle");
       if (scan == pos && !Sleep(stop, options_.poll_ms)) return;
       continue;

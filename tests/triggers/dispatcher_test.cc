@@ -121,7 +121,7 @@ TEST_F(DispatcherTest, DeliversInOrderInBatchesAndCheckpoints) {
   auto stream = db_->streams().List().at(0);
   std::string shard = streams::ShardId(stream->info());
   EXPECT_EQ(checkpoints_.Load("trig", shard), stream->sequences().Watermark() + 1);
-  EXPECT_EQ(Stats()->lag_records.load(), 0);
+  EXPECT_EQ(Stats()->LagRecords(), 0);
   // The event is Lambda's: source ARN, version, images.
   std::ifstream in(dir_ / "events.jsonl");
   std::string line;
@@ -177,7 +177,7 @@ TEST_F(DispatcherTest, FiltersDropRecordsUnseen) {
   Start({c});
   ASSERT_TRUE(WaitFor([&] { return Stats()->records_delivered.load() == 2 && Stats()->records_filtered.load() == 2; }));
   EXPECT_EQ(Batches(), (BatchList{{"a1", "a2"}}));
-  ASSERT_TRUE(WaitFor([&] { return Stats()->lag_records.load() == 0; }));
+  ASSERT_TRUE(WaitFor([&] { return Stats()->LagRecords() == 0; }));
 }
 
 TEST_F(DispatcherTest, BisectsAndSendsThePoisonRecordToTheDestination) {
