@@ -8,13 +8,18 @@ Dispatcher::Dispatcher(table::Database& db, CheckpointStore& checkpoints, Dispat
     : db_(db), checkpoints_(checkpoints), options_(std::move(options)) {}
 
 Dispatcher::~Dispatcher() {
-  std::lock_guard lock(mu_);
-  for (auto& [name, r] : running_) r->thread.request_stop();
-  running_.clear();  // joins
+  std::map<std::string, std::unique_ptr<Running>> running;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [name, r] : running_) r->thread.request_stop();
+    running.swap(running_);
+  }
+  running.clear();  // joins
 }
 
 void Dispatcher::Apply(std::vector<TriggerConfig> configs) {
-  std::lock_guard lock(mu_);
+  std::lock_guard apply_lock(apply_mu_);
+  std::unique_lock lock(mu_);
   std::map<std::string, TriggerConfig> wanted;
   for (auto& c : configs) wanted.emplace(c.name, std::move(c));
   // Stop the removed and the changed ones first (all at once, then join).
@@ -29,11 +34,14 @@ void Dispatcher::Apply(std::vector<TriggerConfig> configs) {
       ++it;
     }
   }
+  // Joined without holding mu_: /metrics (Stats) must not wait for a handler to notice the stop.
+  lock.unlock();
   for (auto& r : stopping) {
     r->stats->SetState("stopped");
     if (r->thread.joinable()) r->thread.join();
   }
   stopping.clear();
+  lock.lock();
   for (auto& [name, config] : wanted) {
     if (running_.count(name)) continue;
     auto& stats = stats_[name];

@@ -69,7 +69,8 @@ class Dispatcher {
   table::Database& db_;
   CheckpointStore& checkpoints_;
   DispatcherOptions options_;
-  mutable std::mutex mu_;
+  std::mutex apply_mu_;  // one Apply at a time
+  mutable std::mutex mu_;  // running_ and stats_
   std::map<std::string, std::unique_ptr<Running>> running_;
   std::map<std::string, std::shared_ptr<TriggerStats>> stats_;  // kept across reloads
 };

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -22,12 +23,13 @@ int LeftMs(Clock::time_point deadline) {
   return left > 0 ? static_cast<int>(left) : 0;
 }
 
-bool WaitFor(int fd, short events, Clock::time_point deadline) {
+bool WaitFor(int fd, short events, Clock::time_point deadline, const std::stop_token& stop) {
   while (true) {
     int left = LeftMs(deadline);
-    if (left == 0) return false;
+    if (left == 0 || stop.stop_requested()) return false;
     pollfd p{fd, events, 0};
-    int r = poll(&p, 1, left);
+    int r = poll(&p, 1, std::min(left, 100));
+    if (r == 0) continue;
     if (r > 0) return true;
     if (r < 0 && errno != EINTR) return false;
   }
@@ -61,7 +63,8 @@ std::string Lower(std::string_view s) {
 
 }  // namespace
 
-static HttpResult Exchange(std::string_view method, std::string_view url, std::string_view body, int timeout_ms) {
+static HttpResult Exchange(std::string_view method, std::string_view url, std::string_view body, int timeout_ms,
+                           const std::stop_token& stop) {
   HttpResult result;
   auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   if (url.substr(0, 7) != "http://") {
@@ -134,7 +137,7 @@ static HttpResult Exchange(std::string_view method, std::string_view url, std::s
   if (connect(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 && errno != EINPROGRESS) {
     return fail(std::string("connect: ") + std::strerror(errno));
   }
-  if (!WaitFor(fd, POLLOUT, deadline)) return fail("connect timed out");
+  if (!WaitFor(fd, POLLOUT, deadline, stop)) return fail("connect timed out");
   int err = 0;
   socklen_t errlen = sizeof err;
   getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &errlen);
@@ -145,7 +148,7 @@ static HttpResult Exchange(std::string_view method, std::string_view url, std::s
   request.append(body);
   size_t sent = 0;
   while (sent < request.size()) {
-    if (!WaitFor(fd, POLLOUT, deadline)) return fail("send timed out");
+    if (!WaitFor(fd, POLLOUT, deadline, stop)) return fail("send timed out");
     ssize_t w = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
     if (w > 0) sent += static_cast<size_t>(w);
     else if (w < 0 && errno != EAGAIN && errno != EINTR) return fail(std::string("send: ") + std::strerror(errno));
@@ -157,7 +160,7 @@ static HttpResult Exchange(std::string_view method, std::string_view url, std::s
   bool chunked = false;
   while (true) {
     if (header_end != std::string::npos && content_length && response.size() - header_end - 4 >= *content_length) break;
-    if (!WaitFor(fd, POLLIN, deadline)) return fail("response timed out");
+    if (!WaitFor(fd, POLLIN, deadline, stop)) return fail("response timed out");
     ssize_t r = recv(fd, buf, sizeof buf, 0);
     if (r == 0) break;
     if (r < 0) {
@@ -205,10 +208,10 @@ static HttpResult Exchange(std::string_view method, std::string_view url, std::s
 
 namespace monotable::triggers {
 
-HttpResult PostJson(std::string_view url, std::string_view body, int timeout_ms) {
-  return Exchange("POST", url, body, timeout_ms);
+HttpResult PostJson(std::string_view url, std::string_view body, int timeout_ms, std::stop_token stop) {
+  return Exchange("POST", url, body, timeout_ms, stop);
 }
 
-HttpResult GetText(std::string_view url, int timeout_ms) { return Exchange("GET", url, "", timeout_ms); }
+HttpResult GetText(std::string_view url, int timeout_ms) { return Exchange("GET", url, "", timeout_ms, {}); }
 
 }  // namespace monotable::triggers

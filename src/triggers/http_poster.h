@@ -4,9 +4,10 @@
 // HOST one of 127.0.0.1, localhost, [::1]; port 80 by default) with "Connection: close", and
 // returns the status code and the response body (Content-Length, chunked or read to the end).
 // Connection failures, timeouts (`timeout_ms` for the whole exchange) and malformed responses
-// come back as `error` with status 0. Never throws.
+// come back as `error` with status 0, as does a stop request while waiting. Never throws.
 #pragma once
 
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -18,7 +19,7 @@ struct HttpResult {
   std::string error;
 };
 
-HttpResult PostJson(std::string_view url, std::string_view body, int timeout_ms);
+HttpResult PostJson(std::string_view url, std::string_view body, int timeout_ms, std::stop_token stop = {});
 // The same exchange as a GET without a body (`monotable triggers --endpoint`).
 HttpResult GetText(std::string_view url, int timeout_ms);
 

@@ -88,7 +88,7 @@ Outcome Invoke(const TriggerConfig& config, const std::string& event, const std:
     }
     body = std::move(r.output);
   } else {
-    HttpResult r = PostJson(config.url, event, timeout_ms);
+    HttpResult r = PostJson(config.url, event, timeout_ms, stop);
     out.status_code = r.status;
     if (r.status == 0) {
       out.error = r.error;

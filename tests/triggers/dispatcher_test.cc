@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -265,6 +267,29 @@ TEST_F(DispatcherTest, AFailingTriggerDoesNotHoldAnother) {
   auto start = std::chrono::steady_clock::now();
   dispatcher_.reset();  // kills the running handler
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST_F(DispatcherTest, StoppingDoesNotWaitForAHangingHttpHandler) {
+  // A listening socket nobody accepts on: the POST is sent, no answer ever comes.
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(fd, 4), 0);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  auto c = Config();
+  c.command.clear();
+  c.url = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/";
+  c.timeout_s = 60;
+  Put("a");
+  Start({c});
+  ASSERT_TRUE(WaitFor([&] { return Stats()->invocations.load() == 1; }));
+  auto start = std::chrono::steady_clock::now();
+  dispatcher_->Apply({});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  close(fd);
 }
 
 TEST_F(DispatcherTest, ReloadKeepsUnchangedTriggersAndStopsRemovedOnes) {
