@@ -433,3 +433,24 @@ def test_author_bio_fanout_example(tmp_path, start_server, monkeypatch):
     wait_for(lambda: metric(server, "monotable_trigger_records_filtered_total", name) == 14, what="filtered")
     assert metric(server, "monotable_trigger_records_delivered_total", name) == 1
     assert metric(server, "monotable_trigger_invocations_total", name) == 1
+
+
+def test_ttl_deletion_carries_the_service_user_identity(tmp_path, events_env, start_server):
+    name = unique_name("trg")
+    tf = triggers_file(tmp_path, {"Name": "ttl", "Table": name, "Command": python_handler(tmp_path),
+                                  "StartingPosition": "TRIM_HORIZON",
+                                  "FilterCriteria": {"Filters": [{"Pattern": json.dumps({"eventName": ["REMOVE"]})}]}})
+    server = start_server("--in-memory", "--ttl-period-ms", "100", "--triggers", tf)
+    ddb = server.client()
+    create_stream_table(ddb, name=name)
+    ddb.update_time_to_live(TableName=name, TimeToLiveSpecification={"AttributeName": "expires", "Enabled": True})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "user-delete"}})
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "user-delete"}})
+    expires = str(int(time.time()) - 10)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "expired"}, "expires": {"N": expires}})
+    records = wait_for(lambda: (lambda rs: rs if len(rs) >= 2 else None)(
+        [r for e in read_events(events_env) for r in e["Records"]]), what="2 REMOVE records")
+    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in records] == ["user-delete", "expired"]
+    assert "userIdentity" not in records[0]
+    assert records[1]["userIdentity"] == {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
+    assert records[1]["dynamodb"]["OldImage"] == {"pk": {"S": "expired"}, "expires": {"N": expires}}
