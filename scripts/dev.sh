@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 DEBIAN_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   librocksdb-dev libboost-dev libboost-system-dev rapidjson-dev zlib1g-dev libdeflate-dev libssl-dev libmimalloc-dev
+  libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-boto3 python3-pytest awscli curl
   clang-14 libclang-rt-14-dev

@@ -2,10 +2,14 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "triggers/yaml_document.h"
 
 namespace monotable::triggers {
 namespace {
@@ -140,14 +144,24 @@ Result<TriggerConfig> ParseOne(const rapidjson::Value& t, size_t index) {
     }
     if (fc["Filters"].Size() > 5) return Bad(n, "FilterCriteria holds at most 5 filters");
     for (const auto& f : fc["Filters"].GetArray()) {
-      if (!f.IsObject() || !f.HasMember("Pattern") || !f["Pattern"].IsString() || f.MemberCount() != 1) {
-        return Bad(n, "each filter must be {\"Pattern\": \"<JSON text>\"}");
+      if (!f.IsObject() || !f.HasMember("Pattern") || f.MemberCount() != 1 ||
+          !(f["Pattern"].IsString() || f["Pattern"].IsObject())) {
+        return Bad(n, "each filter must be {\"Pattern\": \"<JSON text>\"} (or the pattern as an object)");
       }
-      if (f["Pattern"].GetStringLength() > 4096) return Bad(n, "a Pattern is at most 4096 characters");
-      auto pattern = FilterPattern::Compile(f["Pattern"].GetString());
+      std::string text;
+      if (f["Pattern"].IsString()) {
+        text.assign(f["Pattern"].GetString(), f["Pattern"].GetStringLength());
+      } else {  // written out as a mapping (convenient in YAML)
+        rapidjson::StringBuffer buf;
+        rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+        f["Pattern"].Accept(w);
+        text.assign(buf.GetString(), buf.GetSize());
+      }
+      if (text.size() > 4096) return Bad(n, "a Pattern is at most 4096 characters");
+      auto pattern = FilterPattern::Compile(text);
       if (!pattern.ok()) return Bad(n, pattern.status().message());
       c.filters.push_back(std::move(pattern).value());
-      c.filter_texts.emplace_back(f["Pattern"].GetString());
+      c.filter_texts.push_back(std::move(text));
     }
   }
   if (t.HasMember("DestinationConfig")) {
@@ -181,13 +195,9 @@ bool TriggerConfig::operator==(const TriggerConfig& o) const {
          on_failure.kind == o.on_failure.kind && on_failure.target == o.on_failure.target && timeout_s == o.timeout_s;
 }
 
-Result<std::vector<TriggerConfig>> ParseTriggers(std::string_view text) {
-  rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
-  if (doc.HasParseError()) {
-    return Status::Validation(std::string("triggers file is not JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
-                              " at offset " + std::to_string(doc.GetErrorOffset()));
-  }
+namespace {
+
+Result<std::vector<TriggerConfig>> ParseDocument(const rapidjson::Document& doc) {
   if (!doc.IsObject() || !doc.HasMember("Triggers") || !doc["Triggers"].IsArray() || doc.MemberCount() != 1) {
     return Status::Validation("triggers file must be {\"Triggers\": [...]}");
   }
@@ -204,12 +214,37 @@ Result<std::vector<TriggerConfig>> ParseTriggers(std::string_view text) {
   return out;
 }
 
+bool IsYamlPath(std::string_view path) {
+  auto ends = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+  };
+  return ends(".yaml") || ends(".yml");
+}
+
+}  // namespace
+
+Result<std::vector<TriggerConfig>> ParseTriggers(std::string_view text) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError()) {
+    return Status::Validation(std::string("triggers file is not JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
+                              " at offset " + std::to_string(doc.GetErrorOffset()));
+  }
+  return ParseDocument(doc);
+}
+
+Result<std::vector<TriggerConfig>> ParseTriggersYaml(std::string_view text) {
+  rapidjson::Document doc;
+  if (Status st = YamlToJson(text, doc); !st.ok()) return st;
+  return ParseDocument(doc);
+}
+
 Result<std::vector<TriggerConfig>> LoadTriggersFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Io("cannot read triggers file " + path);
   std::stringstream ss;
   ss << in.rdbuf();
-  auto parsed = ParseTriggers(ss.str());
+  auto parsed = IsYamlPath(path) ? ParseTriggersYaml(ss.str()) : ParseTriggers(ss.str());
   if (!parsed.ok()) return Status(parsed.status().code(), path + ": " + parsed.status().message());
   return parsed;
 }

@@ -1,7 +1,7 @@
 // Triggers file: which stream handlers run for which tables, with Lambda's event source mapping
 // settings (the parameter names of CreateEventSourceMapping).
 //
-// Format (JSON):
+// Format (JSON; or the same document in YAML, where a filter's Pattern may also be a mapping):
 //   {"Triggers": [{
 //      "Name": "bio-fanout",                      // unique; names the checkpoints and metrics
 //      "Table": "Library",                        // the table whose stream feeds the handler
@@ -63,6 +63,9 @@ struct TriggerConfig {
 };
 
 Result<std::vector<TriggerConfig>> ParseTriggers(std::string_view text);
+// The same document written in YAML (see yaml_document.h for how scalars are typed).
+Result<std::vector<TriggerConfig>> ParseTriggersYaml(std::string_view text);
+// JSON, or YAML when the name ends in .yaml or .yml.
 Result<std::vector<TriggerConfig>> LoadTriggersFile(const std::string& path);
 
 }  // namespace monotable::triggers

@@ -454,3 +454,28 @@ def test_ttl_deletion_carries_the_service_user_identity(tmp_path, events_env, st
     assert "userIdentity" not in records[0]
     assert records[1]["userIdentity"] == {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
     assert records[1]["dynamodb"]["OldImage"] == {"pk": {"S": "expired"}, "expires": {"N": expires}}
+
+
+def test_yaml_triggers_file(tmp_path, events_env, start_server):
+    name = unique_name("trg")
+    command = json.dumps(python_handler(tmp_path))  # a JSON array is a YAML flow sequence
+    tf = write(tmp_path / "triggers.yaml", f"""
+Triggers:
+  - Name: from-yaml
+    Table: {name}
+    Command: {command}
+    StartingPosition: TRIM_HORIZON
+    FilterCriteria:
+      Filters:
+        - Pattern:
+            dynamodb:
+              NewImage:
+                kind: {{S: [{{prefix: "bo"}}]}}
+""")
+    server = start_server("--in-memory", "--triggers", tf)
+    ddb = server.client()
+    create_stream_table(ddb, name=name)
+    for pk, kind in (("1", "book"), ("2", "author"), ("3", "boat")):
+        ddb.put_item(TableName=name, Item={"pk": {"S": pk}, "kind": {"S": kind}})
+    wait_for(lambda: metric(server, "monotable_trigger_records_delivered_total", "from-yaml") == 2, what="delivery")
+    assert [k for b in batches_keys(read_events(events_env)) for k in b] == ["1", "3"]

@@ -83,3 +83,52 @@ TEST(TriggersConfigTest, RefusesBadInput) {
 
 }  // namespace
 }  // namespace monotable::triggers
+
+namespace monotable::triggers {
+namespace {
+
+TEST(TriggersYamlTest, SameSettingsAsJson) {
+  auto parsed = ParseTriggersYaml(R"yaml(
+Triggers:
+  - Name: fanout
+    Table: Library
+    Command: [python3, "-c", "print(1)", "100"]
+    StartingPosition: TRIM_HORIZON
+    BatchSize: 25
+    BisectBatchOnFunctionError: true
+    MaximumRetryAttempts: -1
+    FunctionResponseTypes: [ReportBatchItemFailures]
+    FilterCriteria:
+      Filters:
+        - Pattern: '{"eventName": ["MODIFY"]}'
+        - Pattern:
+            dynamodb:
+              Keys:
+                pk:
+                  S: [{prefix: "AUTHOR#"}]
+    DestinationConfig:
+      OnFailure:
+        Destination: "file:/tmp/failed.jsonl"
+)yaml");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const auto& c = parsed.value().at(0);
+  EXPECT_EQ(c.name, "fanout");
+  EXPECT_EQ(c.command, (std::vector<std::string>{"python3", "-c", "print(1)", "100"}));  // quoted: a string
+  EXPECT_EQ(c.batch_size, 25);
+  EXPECT_TRUE(c.bisect_on_error);
+  EXPECT_EQ(c.max_retry_attempts, -1);
+  EXPECT_TRUE(c.report_batch_item_failures);
+  ASSERT_EQ(c.filter_texts.size(), 2u);
+  EXPECT_EQ(c.filter_texts[1], R"({"dynamodb":{"Keys":{"pk":{"S":[{"prefix":"AUTHOR#"}]}}}})");
+  EXPECT_EQ(c.on_failure.target, "/tmp/failed.jsonl");
+  // Typed like JSON: a quoted number is a string, so BatchSize refuses it.
+  auto quoted = ParseTriggersYaml("Triggers:\n  - {Name: t, Table: T, Command: x, StartingPosition: LATEST, BatchSize: '5'}\n");
+  ASSERT_FALSE(quoted.ok());
+  EXPECT_EQ(quoted.status().message(), "trigger t: BatchSize must be an integer");
+  EXPECT_FALSE(ParseTriggersYaml("Triggers: [").ok());
+  EXPECT_FALSE(ParseTriggersYaml("a: 1\n---\nb: 2\n").ok());
+  EXPECT_FALSE(ParseTriggersYaml("- 1").ok());
+}
+
+}  // namespace
+}  // namespace monotable::triggers
