@@ -14,8 +14,9 @@ namespace {
 
 int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable triggers: %s\n", message);
-  std::fprintf(stderr, "usage: monotable triggers --endpoint URL   (a running server, e.g. http://127.0.0.1:8000)\n"
-                       "       monotable triggers --data DIR       (the checkpoints saved in a data directory)\n");
+  std::fprintf(stderr,
+               "usage: monotable triggers --endpoint URL   (a running server, e.g. http://127.0.0.1:8000)\n"
+               "       monotable triggers --data DIR       (the checkpoints saved in a data directory)\n");
   return 2;
 }
 

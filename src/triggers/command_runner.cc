@@ -39,8 +39,7 @@ std::vector<std::string> MergedEnvironment(const std::vector<std::string>& extra
 }  // namespace
 
 CommandResult RunCommand(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                         std::string_view input, int timeout_ms,
-                         std::stop_token stop) {
+                         std::string_view input, int timeout_ms, std::stop_token stop) {
   CommandResult result;
   if (argv.empty()) {
     result.error = "empty command";

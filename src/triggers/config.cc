@@ -34,8 +34,8 @@ bool LoopbackUrl(std::string_view url) {
   if (url.substr(0, 7) != "http://") return false;
   std::string_view rest = url.substr(7);
   for (std::string_view host : {"127.0.0.1", "localhost", "[::1]"}) {
-    if (rest.substr(0, host.size()) == host && (rest.size() == host.size() || rest[host.size()] == ':' ||
-                                                rest[host.size()] == '/')) {
+    if (rest.substr(0, host.size()) == host &&
+        (rest.size() == host.size() || rest[host.size()] == ':' || rest[host.size()] == '/')) {
       return true;
     }
   }
@@ -56,10 +56,21 @@ Result<TriggerConfig> ParseOne(const rapidjson::Value& t, size_t index) {
     }
   }
   const std::string& n = c.name;
-  static const std::set<std::string, std::less<>> kKnown = {
-      "Name", "Table", "Command", "Url", "StartingPosition", "BatchSize", "MaximumBatchingWindowInSeconds",
-      "FilterCriteria", "MaximumRetryAttempts", "MaximumRecordAgeInSeconds", "BisectBatchOnFunctionError",
-      "FunctionResponseTypes", "DestinationConfig", "TimeoutSeconds", "Enabled"};
+  static const std::set<std::string, std::less<>> kKnown = {"Name",
+                                                            "Table",
+                                                            "Command",
+                                                            "Url",
+                                                            "StartingPosition",
+                                                            "BatchSize",
+                                                            "MaximumBatchingWindowInSeconds",
+                                                            "FilterCriteria",
+                                                            "MaximumRetryAttempts",
+                                                            "MaximumRecordAgeInSeconds",
+                                                            "BisectBatchOnFunctionError",
+                                                            "FunctionResponseTypes",
+                                                            "DestinationConfig",
+                                                            "TimeoutSeconds",
+                                                            "Enabled"};
   for (const auto& m : t.GetObject()) {
     if (!kKnown.count(std::string_view(m.name.GetString(), m.name.GetStringLength()))) {
       return Bad(n, std::string("unknown member ") + m.name.GetString());
@@ -94,9 +105,12 @@ Result<TriggerConfig> ParseOne(const rapidjson::Value& t, size_t index) {
     return Bad(n, "StartingPosition (TRIM_HORIZON or LATEST) is required");
   }
   std::string_view pos = t["StartingPosition"].GetString();
-  if (pos == "TRIM_HORIZON") c.starting_position = StartingPosition::kTrimHorizon;
-  else if (pos == "LATEST") c.starting_position = StartingPosition::kLatest;
-  else return Bad(n, "StartingPosition must be TRIM_HORIZON or LATEST");
+  if (pos == "TRIM_HORIZON")
+    c.starting_position = StartingPosition::kTrimHorizon;
+  else if (pos == "LATEST")
+    c.starting_position = StartingPosition::kLatest;
+  else
+    return Bad(n, "StartingPosition must be TRIM_HORIZON or LATEST");
   if (t.HasMember("BatchSize")) {
     auto v = IntIn(t["BatchSize"], n, "BatchSize", 1, 10000);
     if (!v.ok()) return v.status();
@@ -227,8 +241,9 @@ Result<std::vector<TriggerConfig>> ParseTriggers(std::string_view text) {
   rapidjson::Document doc;
   doc.Parse(text.data(), text.size());
   if (doc.HasParseError()) {
-    return Status::Validation(std::string("triggers file is not JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
-                              " at offset " + std::to_string(doc.GetErrorOffset()));
+    return Status::Validation(std::string("triggers file is not JSON: ") +
+                              rapidjson::GetParseError_En(doc.GetParseError()) + " at offset " +
+                              std::to_string(doc.GetErrorOffset()));
   }
   return ParseDocument(doc);
 }

@@ -41,8 +41,8 @@ namespace monotable::triggers {
 struct DispatcherOptions {
   std::string region = "us-east-1";
   std::string account = "000000000000";
-  std::string endpoint;       // the server's URL: AWS_ENDPOINT_URL_DYNAMODB for command handlers
-  int poll_ms = 50;           // how often an idle worker looks for new records
+  std::string endpoint;  // the server's URL: AWS_ENDPOINT_URL_DYNAMODB for command handlers
+  int poll_ms = 50;      // how often an idle worker looks for new records
   int backoff_initial_ms = 100;
   int backoff_max_ms = 2000;
 };
@@ -69,7 +69,7 @@ class Dispatcher {
   table::Database& db_;
   CheckpointStore& checkpoints_;
   DispatcherOptions options_;
-  std::mutex apply_mu_;  // one Apply at a time
+  std::mutex apply_mu_;    // one Apply at a time
   mutable std::mutex mu_;  // running_ and stats_
   std::map<std::string, std::unique_ptr<Running>> running_;
   std::map<std::string, std::shared_ptr<TriggerStats>> stats_;  // kept across reloads

@@ -35,17 +35,29 @@ void WriteValue(Writer& w, const AttributeValue& v) {
   w.StartObject();
   Str(w, AttrTypeName(v.type()));
   switch (v.type()) {
-    case AttrType::kS: Str(w, v.s()); break;
-    case AttrType::kN: Str(w, v.n().ToString()); break;
-    case AttrType::kB: Str(w, Base64Encode(v.bytes())); break;
-    case AttrType::kBool: w.Bool(v.boolean()); break;
-    case AttrType::kNull: w.Bool(true); break;
+    case AttrType::kS:
+      Str(w, v.s());
+      break;
+    case AttrType::kN:
+      Str(w, v.n().ToString());
+      break;
+    case AttrType::kB:
+      Str(w, Base64Encode(v.bytes()));
+      break;
+    case AttrType::kBool:
+      w.Bool(v.boolean());
+      break;
+    case AttrType::kNull:
+      w.Bool(true);
+      break;
     case AttrType::kL:
       w.StartArray();
       for (const auto& e : v.l()) WriteValue(w, e);
       w.EndArray();
       break;
-    case AttrType::kM: WriteItem(w, v.m()); break;
+    case AttrType::kM:
+      WriteItem(w, v.m());
+      break;
     case AttrType::kSS:
       w.StartArray();
       for (const auto& s : v.string_set()) Str(w, s);
@@ -67,9 +79,12 @@ void WriteValue(Writer& w, const AttributeValue& v) {
 
 const char* EventName(table::ChangeKind kind) {
   switch (kind) {
-    case table::ChangeKind::kInsert: return "INSERT";
-    case table::ChangeKind::kModify: return "MODIFY";
-    case table::ChangeKind::kRemove: return "REMOVE";
+    case table::ChangeKind::kInsert:
+      return "INSERT";
+    case table::ChangeKind::kModify:
+      return "MODIFY";
+    case table::ChangeKind::kRemove:
+      return "REMOVE";
   }
   return "MODIFY";
 }

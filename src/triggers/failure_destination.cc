@@ -134,7 +134,8 @@ Status SendToDestination(table::Database& db, const Destination& destination, co
   item["timestamp"] = AttributeValue::S(IsoTime(info.now_ms, true));
   item["record"] = AttributeValue::S(FailureRecordJson(info));
   if (ItemSize(item) > 400 * 1024) item["record"] = AttributeValue::S(FailureRecordJson(info, false));
-  auto written = db.Write(*handle, key, [&](const Item*) -> Result<std::optional<Item>> { return std::optional<Item>(item); });
+  auto written =
+      db.Write(*handle, key, [&](const Item*) -> Result<std::optional<Item>> { return std::optional<Item>(item); });
   return written.ok() ? Status::Ok() : written.status();
 }
 

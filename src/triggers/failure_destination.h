@@ -29,7 +29,7 @@ struct FailureInfo {
   std::string function_arn;
   std::string condition;  // RetryAttemptsExhausted | RecordAgeExceeded
   int invoke_count = 0;
-  int status_code = 200;  // of the last invocation (0: none)
+  int status_code = 200;       // of the last invocation (0: none)
   std::string function_error;  // "Unhandled" etc.; empty: none
   std::string shard_id;
   std::string stream_arn;

@@ -48,8 +48,7 @@ Result<FilterRule> Affix(const rapidjson::Value& v, Kind plain, Kind ignore_case
     r.text.assign(v.GetString(), v.GetStringLength());
     return r;
   }
-  if (v.IsObject() && v.MemberCount() == 1 && v.HasMember("equals-ignore-case") &&
-      v["equals-ignore-case"].IsString()) {
+  if (v.IsObject() && v.MemberCount() == 1 && v.HasMember("equals-ignore-case") && v["equals-ignore-case"].IsString()) {
     r.kind = ignore_case;
     r.text = Lower(v["equals-ignore-case"].GetString());
     return r;
@@ -75,10 +74,14 @@ Result<FilterRule> AnythingBut(const rapidjson::Value& v) {
     }
     std::string_view op = v.MemberBegin()->name.GetString();
     r.text = v.MemberBegin()->value.GetString();
-    if (op == "prefix") r.kind = Kind::kAnythingButPrefix;
-    else if (op == "suffix") r.kind = Kind::kAnythingButSuffix;
-    else if (op == "equals-ignore-case") r.kind = Kind::kAnythingButIgnoreCase, r.text = Lower(r.text);
-    else return Bad("unknown anything-but operator " + std::string(op));
+    if (op == "prefix")
+      r.kind = Kind::kAnythingButPrefix;
+    else if (op == "suffix")
+      r.kind = Kind::kAnythingButSuffix;
+    else if (op == "equals-ignore-case")
+      r.kind = Kind::kAnythingButIgnoreCase, r.text = Lower(r.text);
+    else
+      return Bad("unknown anything-but operator " + std::string(op));
     return r;
   }
   auto lit = Literal(v);
@@ -138,11 +141,16 @@ Result<FilterRule> Rule(const rapidjson::Value& v) {
 
 bool LiteralEquals(const FilterRule& r, const rapidjson::Value& v) {
   switch (r.kind) {
-    case Kind::kString: return v.IsString() && std::string_view(v.GetString(), v.GetStringLength()) == r.text;
-    case Kind::kNumber: return v.IsNumber() && v.GetDouble() == r.number;
-    case Kind::kBool: return v.IsBool() && v.GetBool() == r.flag;
-    case Kind::kNull: return v.IsNull();
-    default: return false;
+    case Kind::kString:
+      return v.IsString() && std::string_view(v.GetString(), v.GetStringLength()) == r.text;
+    case Kind::kNumber:
+      return v.IsNumber() && v.GetDouble() == r.number;
+    case Kind::kBool:
+      return v.IsBool() && v.GetBool() == r.flag;
+    case Kind::kNull:
+      return v.IsNull();
+    default:
+      return false;
   }
 }
 
@@ -161,21 +169,31 @@ bool RuleMatches(const FilterRule& r, const rapidjson::Value& v) {
     case Kind::kString:
     case Kind::kNumber:
     case Kind::kBool:
-    case Kind::kNull: return LiteralEquals(r, v);
-    case Kind::kPrefix: return v.IsString() && StartsWith(s, r.text);
-    case Kind::kSuffix: return v.IsString() && EndsWith(s, r.text);
-    case Kind::kIgnoreCase: return v.IsString() && Lower(s) == r.text;
-    case Kind::kPrefixIgnoreCase: return v.IsString() && StartsWith(Lower(s), r.text);
-    case Kind::kSuffixIgnoreCase: return v.IsString() && EndsWith(Lower(s), r.text);
+    case Kind::kNull:
+      return LiteralEquals(r, v);
+    case Kind::kPrefix:
+      return v.IsString() && StartsWith(s, r.text);
+    case Kind::kSuffix:
+      return v.IsString() && EndsWith(s, r.text);
+    case Kind::kIgnoreCase:
+      return v.IsString() && Lower(s) == r.text;
+    case Kind::kPrefixIgnoreCase:
+      return v.IsString() && StartsWith(Lower(s), r.text);
+    case Kind::kSuffixIgnoreCase:
+      return v.IsString() && EndsWith(Lower(s), r.text);
     case Kind::kAnythingBut:
       return std::none_of(r.values.begin(), r.values.end(), [&](const FilterRule& x) { return LiteralEquals(x, v); });
-    case Kind::kAnythingButPrefix: return v.IsString() && !StartsWith(s, r.text);
-    case Kind::kAnythingButSuffix: return v.IsString() && !EndsWith(s, r.text);
-    case Kind::kAnythingButIgnoreCase: return v.IsString() && Lower(s) != r.text;
+    case Kind::kAnythingButPrefix:
+      return v.IsString() && !StartsWith(s, r.text);
+    case Kind::kAnythingButSuffix:
+      return v.IsString() && !EndsWith(s, r.text);
+    case Kind::kAnythingButIgnoreCase:
+      return v.IsString() && Lower(s) != r.text;
     case Kind::kNumeric:
       return v.IsNumber() && std::all_of(r.bounds.begin(), r.bounds.end(),
                                          [&](const FilterRule::Bound& b) { return Compare(v.GetDouble(), b); });
-    case Kind::kExists: return r.flag;
+    case Kind::kExists:
+      return r.flag;
   }
   return false;
 }

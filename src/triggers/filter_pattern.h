@@ -33,9 +33,23 @@
 namespace monotable::triggers {
 
 struct FilterRule {
-  enum class Kind { kString, kNumber, kBool, kNull, kPrefix, kSuffix, kIgnoreCase, kPrefixIgnoreCase,
-                    kSuffixIgnoreCase, kAnythingBut, kAnythingButPrefix, kAnythingButSuffix,
-                    kAnythingButIgnoreCase, kNumeric, kExists };
+  enum class Kind {
+    kString,
+    kNumber,
+    kBool,
+    kNull,
+    kPrefix,
+    kSuffix,
+    kIgnoreCase,
+    kPrefixIgnoreCase,
+    kSuffixIgnoreCase,
+    kAnythingBut,
+    kAnythingButPrefix,
+    kAnythingButSuffix,
+    kAnythingButIgnoreCase,
+    kNumeric,
+    kExists
+  };
   Kind kind = Kind::kString;
   std::string text;
   double number = 0;
@@ -56,7 +70,7 @@ class FilterPattern {
  private:
   struct Node {
     std::map<std::string, Node, std::less<>> children;  // object pattern
-    std::vector<FilterRule> rules;                       // leaf pattern (when children is empty)
+    std::vector<FilterRule> rules;                      // leaf pattern (when children is empty)
     bool leaf = false;
   };
   static Status CompileNode(const rapidjson::Value& json, Node& node, int depth);

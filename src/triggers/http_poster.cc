@@ -7,9 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -42,7 +42,10 @@ bool DecodeChunked(std::string_view in, std::string& out) {
     size_t size = 0;
     for (char c : in.substr(0, eol)) {
       if (c == ';') break;
-      int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+      int d = (c >= '0' && c <= '9')   ? c - '0'
+              : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+              : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                       : -1;
       if (d < 0) return false;
       size = size * 16 + static_cast<size_t>(d);
       if (size > (64u << 20)) return false;
@@ -150,8 +153,10 @@ static HttpResult Exchange(std::string_view method, std::string_view url, std::s
   while (sent < request.size()) {
     if (!WaitFor(fd, POLLOUT, deadline, stop)) return fail("send timed out");
     ssize_t w = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-    if (w > 0) sent += static_cast<size_t>(w);
-    else if (w < 0 && errno != EAGAIN && errno != EINTR) return fail(std::string("send: ") + std::strerror(errno));
+    if (w > 0)
+      sent += static_cast<size_t>(w);
+    else if (w < 0 && errno != EAGAIN && errno != EINTR)
+      return fail(std::string("send: ") + std::strerror(errno));
   }
   std::string response;
   char buf[65536];

@@ -12,7 +12,8 @@ namespace monotable::triggers {
 
 Outcome ReadBatchResponse(std::string_view body, const std::vector<uint64_t>& sequences) {
   Outcome out;
-  auto blank = std::all_of(body.begin(), body.end(), [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; });
+  auto blank =
+      std::all_of(body.begin(), body.end(), [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; });
   if (blank) {
     out.ok = true;
     return out;

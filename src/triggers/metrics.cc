@@ -62,8 +62,9 @@ std::string RenderTriggerMetrics(const std::vector<std::shared_ptr<TriggerStats>
     out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
     for (const auto& s : stats) out += std::string(name) + "{" + labels(*s) + "} " + value(*s) + "\n";
   };
-  out += "# HELP monotable_trigger_state Stream trigger state (1 for the current one).\n"
-         "# TYPE monotable_trigger_state gauge\n";
+  out +=
+      "# HELP monotable_trigger_state Stream trigger state (1 for the current one).\n"
+      "# TYPE monotable_trigger_state gauge\n";
   for (const auto& s : stats) {
     out += "monotable_trigger_state{" + labels(*s) + ",state=\"" + Escape(s->state()) + "\"} 1\n";
   }

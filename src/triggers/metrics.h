@@ -22,12 +22,12 @@ struct TriggerStats {
   std::string table;
   std::atomic<uint64_t> invocations{0};
   std::atomic<uint64_t> invocation_errors{0};
-  std::atomic<uint64_t> records_delivered{0};   // acknowledged by the handler
-  std::atomic<uint64_t> records_filtered{0};    // matched no filter: never delivered
-  std::atomic<uint64_t> records_failed{0};      // sent to the on-failure destination (or dropped)
+  std::atomic<uint64_t> records_delivered{0};  // acknowledged by the handler
+  std::atomic<uint64_t> records_filtered{0};   // matched no filter: never delivered
+  std::atomic<uint64_t> records_failed{0};     // sent to the on-failure destination (or dropped)
   std::atomic<uint64_t> batches_bisected{0};
-  std::atomic<int64_t> oldest_unacked_ms{0};    // creation time of the oldest unacknowledged record; 0: none
-  std::atomic<uint64_t> checkpoint{0};          // next sequence number to deliver
+  std::atomic<int64_t> oldest_unacked_ms{0};  // creation time of the oldest unacknowledged record; 0: none
+  std::atomic<uint64_t> checkpoint{0};        // next sequence number to deliver
 
   void SetState(std::string state, std::string error = "");
   // The shard being read (nullptr: none); the lag is measured against it when rendered.

@@ -97,7 +97,8 @@ void Dispatcher::Work(const TriggerConfig& config, TriggerStats& stats, std::sto
       uint64_t p;
       if (auto cp = checkpoints_.Load(config.name, id)) {
         p = *cp;
-      } else if (first_start && config.starting_position == StartingPosition::kLatest && info.created_ms <= started_ms) {
+      } else if (first_start && config.starting_position == StartingPosition::kLatest &&
+                 info.created_ms <= started_ms) {
         p = (closed ? info.end : l->sequences().Watermark()) + 1;
         save(id, p);
       } else {

@@ -17,7 +17,9 @@ Status Convert(const YAML::Node& node, rapidjson::Value& out, Allocator& alloc, 
   if (depth > 64) return Status::Validation("triggers file: YAML nested deeper than 64 levels");
   switch (node.Type()) {
     case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined: out.SetNull(); return Status::Ok();
+    case YAML::NodeType::Undefined:
+      out.SetNull();
+      return Status::Ok();
     case YAML::NodeType::Sequence:
       out.SetArray();
       for (const auto& e : node) {

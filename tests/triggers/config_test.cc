@@ -55,10 +55,10 @@ TEST(TriggersConfigTest, RefusesBadInput) {
   };
   const std::string base = R"("Name": "t", "Table": "T", "StartingPosition": "LATEST")";
   EXPECT_EQ(error("{" + base + R"(, "Command": "x"})"), "");
-  EXPECT_NE(error("{" + base + "}"), "");                                            // no handler
+  EXPECT_NE(error("{" + base + "}"), "");                                                   // no handler
   EXPECT_NE(error("{" + base + R"(, "Command": "x", "Url": "http://127.0.0.1:1/"})"), "");  // both
-  EXPECT_NE(error("{" + base + R"(, "Url": "http://example.com/"})"), "");           // not loopback
-  EXPECT_NE(error("{" + base + R"(, "Url": "https://127.0.0.1/"})"), "");            // not http
+  EXPECT_NE(error("{" + base + R"(, "Url": "http://example.com/"})"), "");                  // not loopback
+  EXPECT_NE(error("{" + base + R"(, "Url": "https://127.0.0.1/"})"), "");                   // not http
   EXPECT_NE(error("{" + base + R"(, "Command": []})"), "");
   EXPECT_NE(error("{" + base + R"(, "Command": "x", "BatchSize": 0})"), "");
   EXPECT_NE(error("{" + base + R"(, "Command": "x", "BatchSize": 10001})"), "");
@@ -68,7 +68,8 @@ TEST(TriggersConfigTest, RefusesBadInput) {
   EXPECT_EQ(error("{" + base + R"(, "Command": "x", "MaximumRecordAgeInSeconds": -1})"), "");
   EXPECT_NE(error("{" + base + R"(, "Command": "x", "FunctionResponseTypes": ["Other"]})"), "");
   EXPECT_NE(error("{" + base + R"(, "Command": "x", "Bogus": 1})"), "");
-  EXPECT_NE(error("{" + base + R"(, "Command": "x", "DestinationConfig": {"OnFailure": {"Destination": "sqs:x"}}})"), "");
+  EXPECT_NE(error("{" + base + R"(, "Command": "x", "DestinationConfig": {"OnFailure": {"Destination": "sqs:x"}}})"),
+            "");
   EXPECT_NE(error("{" + base + R"(, "Command": "x", "FilterCriteria": {"Filters": [{"Pattern": "nope"}]}})"), "");
   EXPECT_NE(error(R"({"Name": "t", "Table": "T", "Command": "x"})"), "");  // StartingPosition required
   EXPECT_NE(error(R"({"Name": "t", "Table": "T", "Command": "x", "StartingPosition": "AT_TIMESTAMP"})"), "");
@@ -122,7 +123,8 @@ Triggers:
   EXPECT_EQ(c.filter_texts[1], R"({"dynamodb":{"Keys":{"pk":{"S":[{"prefix":"AUTHOR#"}]}}}})");
   EXPECT_EQ(c.on_failure.target, "/tmp/failed.jsonl");
   // Typed like JSON: a quoted number is a string, so BatchSize refuses it.
-  auto quoted = ParseTriggersYaml("Triggers:\n  - {Name: t, Table: T, Command: x, StartingPosition: LATEST, BatchSize: '5'}\n");
+  auto quoted =
+      ParseTriggersYaml("Triggers:\n  - {Name: t, Table: T, Command: x, StartingPosition: LATEST, BatchSize: '5'}\n");
   ASSERT_FALSE(quoted.ok());
   EXPECT_EQ(quoted.status().message(), "trigger t: BatchSize must be an integer");
   EXPECT_FALSE(ParseTriggersYaml("Triggers: [").ok());

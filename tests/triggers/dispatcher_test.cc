@@ -4,8 +4,8 @@
 #include "triggers/dispatcher.h"
 
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
 #include <netinet/in.h>
+#include <rapidjson/document.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -131,7 +131,8 @@ TEST_F(DispatcherTest, DeliversInOrderInBatchesAndCheckpoints) {
   rapidjson::Document doc;
   doc.Parse(line.c_str());
   const auto& r = doc["Records"][0];
-  EXPECT_STREQ(r["eventSourceARN"].GetString(), "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2024-01-01T00:00:00.000");
+  EXPECT_STREQ(r["eventSourceARN"].GetString(),
+               "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2024-01-01T00:00:00.000");
   EXPECT_STREQ(r["eventName"].GetString(), "INSERT");
   EXPECT_STREQ(r["dynamodb"]["NewImage"]["kind"]["S"].GetString(), "book");
   EXPECT_EQ(r["dynamodb"]["ApproximateCreationDateTime"].GetInt64(), 1'700'000'000);
@@ -140,7 +141,8 @@ TEST_F(DispatcherTest, DeliversInOrderInBatchesAndCheckpoints) {
   ASSERT_TRUE(WaitFor([&] { return Stats()->records_delivered.load() == 6; }));
   EXPECT_EQ(Batches().back(), (std::vector<std::string>{"f"}));
   std::string metrics = dispatcher_->RenderMetrics();
-  EXPECT_NE(metrics.find("monotable_trigger_records_delivered_total{trigger=\"trig\",table=\"t\"} 6"), std::string::npos)
+  EXPECT_NE(metrics.find("monotable_trigger_records_delivered_total{trigger=\"trig\",table=\"t\"} 6"),
+            std::string::npos)
       << metrics;
 }
 
@@ -214,13 +216,19 @@ TEST_F(DispatcherTest, PartialBatchResponseRetriesFromTheFirstFailedRecord) {
   c.report_batch_item_failures = true;
   // Reports the record with key "c" as failed the first time it sees it.
   std::string marker = (dir_ / "seen").string();
-  c.command = {"/usr/bin/python3", "-c",
-               "import json,sys,os\n"
-               "e=json.load(sys.stdin)\n"
-               "open('" + (dir_ / "events.jsonl").string() + "','a').write(json.dumps(e)+'\\n')\n"
-               "f=[r['dynamodb']['SequenceNumber'] for r in e['Records'] if r['dynamodb']['Keys']['pk']['S']=='c']\n"
-               "if f and not os.path.exists('" + marker + "'):\n"
-               "  open('" + marker + "','w').close(); print(json.dumps({'batchItemFailures':[{'itemIdentifier':f[0]}]}))\n"};
+  c.command = {
+      "/usr/bin/python3", "-c",
+      "import json,sys,os\n"
+      "e=json.load(sys.stdin)\n"
+      "open('" +
+          (dir_ / "events.jsonl").string() +
+          "','a').write(json.dumps(e)+'\\n')\n"
+          "f=[r['dynamodb']['SequenceNumber'] for r in e['Records'] if r['dynamodb']['Keys']['pk']['S']=='c']\n"
+          "if f and not os.path.exists('" +
+          marker +
+          "'):\n"
+          "  open('" +
+          marker + "','w').close(); print(json.dumps({'batchItemFailures':[{'itemIdentifier':f[0]}]}))\n"};
   for (auto k : {"a", "b", "c", "d"}) Put(k);
   Start({c});
   ASSERT_TRUE(WaitFor([&] { return Stats()->records_delivered.load() == 4; }));

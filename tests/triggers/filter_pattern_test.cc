@@ -36,7 +36,7 @@ Status CompileStatus(const char* pattern) {
 TEST(FilterPatternTest, ExactValuesOnTypedImages) {
   EXPECT_TRUE(Match(R"({"dynamodb": {"NewImage": {"type": {"S": ["author"]}}}})"));
   EXPECT_FALSE(Match(R"({"dynamodb": {"NewImage": {"type": {"S": ["book"]}}}})"));
-  EXPECT_TRUE(Match(R"({"dynamodb": {"NewImage": {"type": {"S": ["book", "author"]}}}})"));  // OR
+  EXPECT_TRUE(Match(R"({"dynamodb": {"NewImage": {"type": {"S": ["book", "author"]}}}})"));              // OR
   EXPECT_TRUE(Match(R"({"eventName": ["MODIFY"], "dynamodb": {"Keys": {"sk": {"S": ["PROFILE"]}}}})"));  // AND
   EXPECT_FALSE(Match(R"({"eventName": ["INSERT"], "dynamodb": {"Keys": {"sk": {"S": ["PROFILE"]}}}})"));
   // The type key is part of the path: a pattern without it never sees the value.
@@ -84,16 +84,14 @@ TEST(FilterPatternTest, ExistsOnLeaves) {
   EXPECT_TRUE(Match(R"({"dynamodb": {"NewImage": {"nothing": {"NULL": [true]}}}})"));
 }
 
-TEST(FilterPatternTest, NullLiteral) {
-  EXPECT_FALSE(Match(R"({"eventName": [null]})"));
-}
+TEST(FilterPatternTest, NullLiteral) { EXPECT_FALSE(Match(R"({"eventName": [null]})")); }
 
 TEST(FilterPatternTest, RefusesBadPatterns) {
-  for (const char* bad : {"", "[]", "{\"a\": 1}", "{\"a\": []}", "{\"a\": [{\"regex\": \"x\"}]}",
-                          "{\"a\": [{\"numeric\": [\">\"]}]}", "{\"a\": [{\"numeric\": [\"<\", 5, \">\", 1]}]}",
-                          "{\"a\": [{\"numeric\": [\">\", 5, \"<\", 1]}]}", "{\"a\": [{\"exists\": 1}]}",
-                          "{\"a\": [{\"prefix\": 1}]}", "{\"a\": [{\"prefix\": \"x\", \"suffix\": \"y\"}]}",
-                          "{\"a\": [{\"anything-but\": []}]}", "{\"a\": [[\"x\"]]}", "{\"a\": {}}"}) {
+  for (const char* bad :
+       {"", "[]", "{\"a\": 1}", "{\"a\": []}", "{\"a\": [{\"regex\": \"x\"}]}", "{\"a\": [{\"numeric\": [\">\"]}]}",
+        "{\"a\": [{\"numeric\": [\"<\", 5, \">\", 1]}]}", "{\"a\": [{\"numeric\": [\">\", 5, \"<\", 1]}]}",
+        "{\"a\": [{\"exists\": 1}]}", "{\"a\": [{\"prefix\": 1}]}", "{\"a\": [{\"prefix\": \"x\", \"suffix\": \"y\"}]}",
+        "{\"a\": [{\"anything-but\": []}]}", "{\"a\": [[\"x\"]]}", "{\"a\": {}}"}) {
     EXPECT_EQ(CompileStatus(bad).code(), ErrorCode::kValidation) << bad;
   }
   std::string deep = "{\"a\": ";

@@ -56,11 +56,10 @@ TEST(BatchResponseTest, PartialFailureStartsAtTheLowestReported) {
 
 TEST(BatchResponseTest, InvalidAnswersFailTheWholeBatch) {
   std::vector<uint64_t> seqs = {10, 11, 12};
-  for (const char* bad : {"not json", "[1]", "\"x\"", R"({"batchItemFailures": {}})",
-                          R"({"batchItemFailures": [{"itemIdentifier": ""}]})",
-                          R"({"batchItemFailures": [{"itemIdentifier": null}]})",
-                          R"({"batchItemFailures": [{"id": "10"}]})",
-                          R"({"batchItemFailures": [{"itemIdentifier": "99"}]})"}) {
+  for (const char* bad :
+       {"not json", "[1]", "\"x\"", R"({"batchItemFailures": {}})",
+        R"({"batchItemFailures": [{"itemIdentifier": ""}]})", R"({"batchItemFailures": [{"itemIdentifier": null}]})",
+        R"({"batchItemFailures": [{"id": "10"}]})", R"({"batchItemFailures": [{"itemIdentifier": "99"}]})"}) {
     auto o = ReadBatchResponse(bad, seqs);
     EXPECT_FALSE(o.ok) << bad;
     EXPECT_FALSE(o.first_failed) << bad;
