@@ -14,7 +14,8 @@
 // - Failure handling: a failed invocation is retried (backoff 100 ms doubling to 2 s) until
 //   MaximumRetryAttempts retries have failed; with BisectBatchOnFunctionError a failed batch of
 //   more than one record is split in two first (a split does not count as a retry). A partial
-//   batch response acknowledges the records before the lowest reported one and retries from it.
+//   batch response acknowledges the records before the lowest reported one and retries from it
+//   (with bisecting on too: the batch is split at that record, not halved).
 //   Records past MaximumRecordAgeInSeconds, and batches out of retries, go to the on-failure
 //   destination (RecordAgeExceeded / RetryAttemptsExhausted) and are acknowledged.
 // - The checkpoint is saved after each acknowledgement and before the next invocation, so a crash

@@ -260,7 +260,9 @@ void Dispatcher::Work(const TriggerConfig& config, TriggerStats& stats, std::sto
           b.records.erase(b.records.begin(), b.records.begin() + static_cast<ptrdiff_t>(acked));
         }
       }
-      if (config.bisect_on_error && b.records.size() > 1) {
+      // A failed invocation is split in two; a partial batch response is already split at the
+      // reported record (Lambda: "bisected at the returned sequence number").
+      if (config.bisect_on_error && b.records.size() > 1 && !outcome.first_failed) {
         size_t half = b.records.size() / 2;
         SubBatch left{{}, b.records[half].seq, b.attempts};
         SubBatch right{{}, b.end, b.attempts};

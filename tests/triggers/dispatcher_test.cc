@@ -229,11 +229,14 @@ TEST_F(DispatcherTest, PartialBatchResponseRetriesFromTheFirstFailedRecord) {
           "'):\n"
           "  open('" +
           marker + "','w').close(); print(json.dumps({'batchItemFailures':[{'itemIdentifier':f[0]}]}))\n"};
-  for (auto k : {"a", "b", "c", "d"}) Put(k);
+  for (auto k : {"a", "b", "c", "d", "e"}) Put(k);
+  c.batch_size = 5;
+  c.bisect_on_error = true;  // split at the reported record, not halved
   Start({c});
-  ASSERT_TRUE(WaitFor([&] { return Stats()->records_delivered.load() == 4; }));
-  EXPECT_EQ(Batches(), (BatchList{{"a", "b", "c", "d"}, {"c", "d"}}));
+  ASSERT_TRUE(WaitFor([&] { return Stats()->records_delivered.load() == 5; }));
+  EXPECT_EQ(Batches(), (BatchList{{"a", "b", "c", "d", "e"}, {"c", "d", "e"}}));
   EXPECT_EQ(Stats()->invocation_errors.load(), 1u);
+  EXPECT_EQ(Stats()->batches_bisected.load(), 0u);
 }
 
 TEST_F(DispatcherTest, RecordsPastTheirAgeGoToTheDestination) {
