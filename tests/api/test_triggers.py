@@ -479,3 +479,25 @@ Triggers:
         ddb.put_item(TableName=name, Item={"pk": {"S": pk}, "kind": {"S": kind}})
     wait_for(lambda: metric(server, "monotable_trigger_records_delivered_total", "from-yaml") == 2, what="delivery")
     assert [k for b in batches_keys(read_events(events_env)) for k in b] == ["1", "3"]
+
+
+def test_a_new_stream_is_read_after_the_old_one(tmp_path, events_env, start_server):
+    name = unique_name("trg")
+    tf = triggers_file(tmp_path, {"Name": "restream", "Table": name, "Command": python_handler(tmp_path),
+                                  "StartingPosition": "LATEST"})
+    server = start_server("--in-memory", "--triggers", tf)
+    ddb = server.client()
+    create_stream_table(ddb, name=name)
+    first_arn = ddb.describe_table(TableName=name)["Table"]["LatestStreamArn"]
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "not-recorded"}})
+    ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
+    second_arn = ddb.describe_table(TableName=name)["Table"]["LatestStreamArn"]
+    assert second_arn != first_arn
+    ddb.put_item(TableName=name, Item={"pk": {"S": "b"}})
+    wait_for(lambda: metric(server, "monotable_trigger_records_delivered_total", "restream") == 2, what="delivery")
+    records = [r for e in read_events(events_env) for r in e["Records"]]
+    assert [(r["dynamodb"]["Keys"]["pk"]["S"], r["eventSourceARN"]) for r in records] == [
+        ("a", first_arn), ("b", second_arn)]
+    assert records[1]["dynamodb"]["StreamViewType"] == "KEYS_ONLY"
