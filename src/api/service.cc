@@ -323,7 +323,9 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
   };
   if (request.method == "GET") {
     std::string_view path = request.url.substr(0, request.url.find('?'));
-    if (path == "/metrics") return Finish(200, metrics_.Render(), "text/plain; version=0.0.4");
+    if (path == "/metrics") {
+      return Finish(200, metrics_.Render() + (extra_metrics_ ? extra_metrics_() : ""), "text/plain; version=0.0.4");
+    }
     if (path == "/health") return Finish(200, R"({"status":"ok"})", "application/json");
     if (console::IsConsolePath(path)) return Console(request);
     if (path == "/monotable/heat") {

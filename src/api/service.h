@@ -8,6 +8,7 @@
 // the DynamoDB content type.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -52,6 +53,8 @@ class Service {
   // One JSON line per request on stderr: time, request id, operation, status, milliseconds.
   void set_log_requests(bool on) { log_requests_ = on; }
   const Metrics& metrics() const { return metrics_; }
+  // Text appended to GET /metrics (e.g. the stream triggers'); set before serving.
+  void set_extra_metrics(std::function<std::string()> render) { extra_metrics_ = std::move(render); }
 
  private:
   HttpResponse Dispatch(HttpRequestView& request);
@@ -66,6 +69,7 @@ class Service {
   Authenticator auth_;
   Metrics metrics_;
   bool log_requests_ = false;
+  std::function<std::string()> extra_metrics_;
   std::map<std::string, const Operation*, std::less<>> operations_;
 };
 

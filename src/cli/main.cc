@@ -1,17 +1,24 @@
 // monotable command line: `monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]`,
-// `monotable size ...`, `monotable model check FILE [--json]`.
+// `monotable size ...`, `monotable model check FILE [--json]`, `monotable triggers ...`.
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "api/http_server.h"
 #include "console/console.h"
 #include "api/service.h"
 #include "cli/model_command.h"
 #include "cli/size_command.h"
+#include "cli/triggers_command.h"
 #include "table/database.h"
+#include "triggers/checkpoint_store.h"
+#include "triggers/config.h"
+#include "triggers/dispatcher.h"
 
 #ifdef MONOTABLE_MIMALLOC
 #include <mimalloc.h>
@@ -19,14 +26,18 @@
 
 namespace {
 
+std::atomic<bool> g_reload_triggers{false};
+void OnSighup(int) { g_reload_triggers.store(true); }
+
 int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
                "                       [--threads N] [--workers N] [--region R] [--ttl-period-ms MS]\n"
-               "                       [--ttl-change-interval-ms MS] [--credentials FILE]\n"
+               "                       [--ttl-change-interval-ms MS] [--credentials FILE] [--triggers FILE]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "       monotable model check FILE [--json]   (prove a single-table design statically)\n"
+               "       monotable triggers (--endpoint URL | --data DIR)\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
@@ -52,7 +63,10 @@ int Usage(const char* message) {
                "                 how often expired (TTL) items are looked for and deleted (default 1000)\n"
                "  --ttl-change-interval-ms MS\n"
                "                 refuse an UpdateTimeToLive this soon after the previous one (default 0;\n"
-               "                 AWS: 3600000)\n");
+               "                 AWS: 3600000)\n"
+               "  --triggers FILE\n"
+               "                 run stream handlers (commands or loopback URLs) on table changes as Lambda\n"
+               "                 would (docs/triggers.md); SIGHUP reloads FILE\n");
   return 2;
 }
 
@@ -64,6 +78,7 @@ int Serve(int argc, char** argv) {
   bool data_given = false;
   std::string credentials_file;
   bool log_requests = false;
+  std::string triggers_file;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -129,6 +144,10 @@ int Serve(int argc, char** argv) {
         return Usage(period ? "--ttl-period-ms needs a positive number" : "--ttl-change-interval-ms needs a number >= 0");
       }
       (period ? db_options.ttl_period_ms : db_options.ttl_change_interval_ms) = ms;
+    } else if (arg == "--triggers") {
+      const char* v = value();
+      if (!v) return Usage("--triggers needs a file");
+      triggers_file = v;
     } else if (arg == "--help" || arg == "-h") {
       return Usage(nullptr);
     } else {
@@ -137,6 +156,16 @@ int Serve(int argc, char** argv) {
   }
   if (data_given && db_options.in_memory) return Usage("--data and --in-memory exclude each other");
   if (server.tls_cert.empty() != server.tls_key.empty()) return Usage("--tls-cert and --tls-key go together");
+
+  std::vector<monotable::triggers::TriggerConfig> triggers;
+  if (!triggers_file.empty()) {
+    auto loaded = monotable::triggers::LoadTriggersFile(triggers_file);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "monotable: %s\n", loaded.status().message().c_str());
+      return 1;
+    }
+    triggers = std::move(loaded).value();
+  }
 
   auto db = monotable::table::Database::Open(db_options);
   if (!db.ok()) {
@@ -166,6 +195,51 @@ int Serve(int argc, char** argv) {
     std::fprintf(stderr, "monotable: %s\n", st.message().c_str());
     return 1;
   }
+  // Stream triggers: checkpoints beside the data (or in memory), workers started once the port is known.
+  std::unique_ptr<monotable::triggers::CheckpointStore> checkpoints;
+  std::unique_ptr<monotable::triggers::Dispatcher> dispatcher;
+  std::jthread reloader;
+  if (!triggers_file.empty()) {
+    if (db_options.in_memory) {
+      checkpoints = std::make_unique<monotable::triggers::MemoryCheckpointStore>();
+    } else {
+      auto store = monotable::triggers::FileCheckpointStore::Open(monotable::triggers::CheckpointPath(db_options.path));
+      if (!store.ok()) {
+        std::fprintf(stderr, "monotable: %s\n", store.status().message().c_str());
+        return 1;
+      }
+      checkpoints = std::move(store).value();
+    }
+    monotable::triggers::DispatcherOptions options;
+    options.region = identity.region;
+    options.account = identity.account;
+    std::string host = server.host == "0.0.0.0" || server.host == "::" ? "127.0.0.1" : server.host;
+    if (host.find(':') != std::string::npos) host = "[" + host + "]";
+    options.endpoint = "http://" + host + ":" + std::to_string(http.port());
+    dispatcher = std::make_unique<monotable::triggers::Dispatcher>(**db, *checkpoints, options);
+    dispatcher->Apply(std::move(triggers));
+    service.set_extra_metrics([d = dispatcher.get()] { return d->RenderMetrics(); });
+    std::signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa {};
+    sa.sa_handler = OnSighup;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGHUP, &sa, nullptr);
+    reloader = std::jthread([&triggers_file, d = dispatcher.get()](std::stop_token stop) {
+      while (!stop.stop_requested()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (!g_reload_triggers.exchange(false)) continue;
+        auto loaded = monotable::triggers::LoadTriggersFile(triggers_file);
+        if (!loaded.ok()) {
+          std::fprintf(stderr, "monotable: triggers not reloaded: %s\n", loaded.status().message().c_str());
+          continue;
+        }
+        size_t count = loaded.value().size();
+        d->Apply(std::move(loaded).value());
+        std::fprintf(stderr, "monotable: triggers reloaded from %s (%zu)\n", triggers_file.c_str(), count);
+      }
+    });
+  }
   std::printf("monotable listening on %s:%u (%s)", server.host.c_str(), http.port(),
               db_options.in_memory ? "in-memory" : db_options.path.c_str());
   if (http.tls_port()) std::printf(" tls %u", http.tls_port());
@@ -177,6 +251,11 @@ int Serve(int argc, char** argv) {
   }
   std::fflush(stdout);
   http.Run();
+  if (reloader.joinable()) {
+    reloader.request_stop();
+    reloader.join();
+  }
+  dispatcher.reset();  // stops the triggers (killing running handlers) before the database closes
   std::printf("monotable stopped\n");
   return 0;
 }
@@ -199,6 +278,7 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "serve") == 0) return Serve(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "size") == 0) return monotable::cli::RunSizeCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "model") == 0) return monotable::cli::RunModelCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "triggers") == 0) return monotable::cli::RunTriggersCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0) {
     Usage(nullptr);
     return 0;
