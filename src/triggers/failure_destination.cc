@@ -45,7 +45,7 @@ std::string RequestId(const FailureInfo& info) {
   std::snprintf(buf, sizeof buf, "%08" PRIx32 "-%04" PRIx32 "-%04" PRIx32 "-%04" PRIx32 "-%012" PRIx64,
                 static_cast<uint32_t>(h >> 32), static_cast<uint32_t>((h >> 16) & 0xffff),
                 static_cast<uint32_t>(h & 0xffff), static_cast<uint32_t>(info.first_seq & 0xffff),
-                info.last_seq & 0xffffffffffffULL);
+                static_cast<uint64_t>(info.last_seq & 0xffffffffffffULL));
   return buf;
 }
 

@@ -136,7 +136,7 @@ ExecResult RunSelect(table::Database& db, const PreparedStatement& s, const Exec
     position = std::move(decoded).value();
   }
   RecordStatement("SELECT", s.table->description->name, s.index ? s.index->name : "", s.read.kind, false);
-  PageState state{s, out, db};
+  PageState state{s, out, db, 0, 0, {}};
   if (s.read.kind == AccessKind::kGetItem) {
     out.status = ReadKeys(db, s, options.consistent, state);
   } else {
