@@ -147,6 +147,18 @@ def _not_found(op, req, m, d):
         msg(d) == "Cannot do operations on a non-existent table"
 
 
+@rule(DEPARTURES, "DynamoDB Local holds item operations' table names to 3..255 characters",
+      "AWS's item, batch and transaction operations take a table name or ARN of 1..1024 characters "
+      "(the API reference's TableName for GetItem/PutItem/...; paritysuite dynamodb-conformance "
+      "error-messages/putItem.test.ts, recorded on AWS): a 2-character name is simply not found; "
+      "DynamoDB Local answers 'Invalid table/index name.  Table/index names must be between 3 and 255 ...'",
+      "tests/api/test_request_messages.py::test_item_operation_table_names")
+def _short_item_table_name(op, req, m, d):
+    return m.get("type") == "ResourceNotFoundException" and is_validation(d) and \
+        msg(d).startswith("Invalid table/index name.") and \
+        op not in ("CreateTable", "DescribeTable", "DeleteTable", "UpdateTable")
+
+
 @rule(DEPARTURES, "DynamoDB Local does not enforce some member constraints (ReturnConsumedCapacity, ReturnItemCollectionMetrics, an empty ReturnValues, an empty AttributesToGet)",
       "API reference: ReturnConsumedCapacity is one of INDEXES | TOTAL | NONE, ReturnItemCollectionMetrics one "
       "of SIZE | NONE, ReturnValues one of its five values, AttributesToGet has at least 1 member; AWS's request "
