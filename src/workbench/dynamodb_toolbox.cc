@@ -272,7 +272,7 @@ struct Importer {
         AttributeDef d;
         d.name = stored;
         d.kind = AttrKind::kTimestamp;
-        d.format = "iso8601";
+        d.format = "iso8601ms";  // new Date().toISOString()
         e.attributes.push_back(std::move(d));
       };
       if (ts.IsBool() && ts.GetBool()) {

@@ -18,7 +18,7 @@
 //   entity on the table its `table` names (a TableDTO with the same name completes it, e.g. with
 //   indexes), its attributes under their stored names (savedAs), kinds from the DTO types, string
 //   enums as values, the entity attribute (entityAttributeSavedAs, default `_et`, unless disabled)
-//   with the entity name as its one value, timestamps (`_ct`/`_md` or their savedAs) as iso8601.
+//   with the entity name as its one value, timestamps (`_ct`/`_md` or their savedAs) as iso8601ms.
 // - Key templates: a key attribute given by the caller becomes "{name}" (with a prefix transformer
 //   "PREFIX#{name}"), a constant default becomes that literal. What the DTO cannot say (a key
 //   computed by code: computeKey, a custom link or default; a key attribute the entity lacks) keeps a

@@ -73,7 +73,7 @@ TEST(DynamoDbToolbox, EntityKeysFromPrefixesDefaultsAndSavedAs) {
   // The entity attribute (entityAttributeSavedAs) holds the entity's name; timestamps: true.
   EXPECT_EQ(c->FindAttribute("_et")->values, std::vector<std::string>{"Customer"});
   EXPECT_EQ(c->FindAttribute("_ct")->kind, AttrKind::kTimestamp);
-  EXPECT_EQ(c->FindAttribute("_md")->format, "iso8601");
+  EXPECT_EQ(c->FindAttribute("_md")->format, "iso8601ms");
 }
 
 TEST(DynamoDbToolbox, ComputedKeysKeepPlaceholdersAndWarn) {
