@@ -227,6 +227,7 @@ struct Importer {
     for (auto it = attrs.MemberBegin(); it != attrs.MemberEnd(); ++it) {
       std::string n = it->name.GetString();
       const Value& a = it->value;
+      if (!a.IsObject()) return Status::Validation(where + ".schema.attributes." + n + ": expected an object");
       std::string stored = Str(a, "savedAs").value_or(n);
       if (is_key(stored)) continue;
       std::string type = Str(a, "type").value_or("");

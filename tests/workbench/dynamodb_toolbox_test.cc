@@ -140,6 +140,39 @@ TEST(DynamoDbToolbox, RejectsWhatIsNoDto) {
       {{"t", R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"l": {"type": "local"}}})"}}, "T");
   EXPECT_FALSE(local_without_sort.ok());
   EXPECT_FALSE(ImportDynamoDbToolbox({}, "T").ok());
+  auto not_object = ImportDynamoDbToolbox(
+      {{"e", R"({"entityName": "A", "schema": {"attributes": {"pk": 5}},
+                 "table": {"partitionKey": {"name": "pk", "type": "string"}}})"}},
+      "T");
+  ASSERT_FALSE(not_object.ok());
+  EXPECT_NE(not_object.status().message().find("attributes.pk"), std::string::npos) << not_object.status().message();
+}
+
+TEST(DynamoDbToolbox, EveryTruncationIsAnErrorNotACrash) {
+  std::string text = Fixture("entities.json");
+  std::string table = Fixture("table.json");
+  ASSERT_GT(text.size(), 100u);
+  for (size_t n = 0; n < text.size(); n += 7) {
+    auto r = ImportDynamoDbToolbox({{"t", table}, {"e", text.substr(0, n)}}, "T");
+    EXPECT_FALSE(r.ok()) << n;
+  }
+  // Values of the wrong JSON type in every place of the shape.
+  for (const char* bad : {R"({"entityName": 1, "schema": {}, "table": {}})",
+                          R"({"entityName": "A", "schema": [], "table": {"partitionKey": {"name": "pk", "type": "string"}}})",
+                          R"({"entityName": "A", "schema": {"attributes": {}}, "table": 3})",
+                          R"({"partitionKey": "pk"})", R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": [1]})",
+                          R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"g": 1}})",
+                          R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"g": {"type": "global"}}})",
+                          R"([1, 2])", R"("x")"}) {
+    EXPECT_FALSE(ImportDynamoDbToolbox({{"x", bad}}, "T").ok()) << bad;
+  }
+  // Odd but well-formed option values are ignored, not trusted.
+  auto odd = ImportDynamoDbToolbox({{"e", R"({"entityName": "A", "timestamps": 7, "entityAttribute": "x",
+    "schema": {"attributes": {"pk": {"type": "string", "key": true, "keyDefault": 3, "transform": "p", "enum": "e"}}},
+    "table": {"partitionKey": {"name": "pk", "type": "string"}}})"}},
+                                   "T");
+  ASSERT_TRUE(odd.ok()) << odd.status().message();
+  EXPECT_TRUE(ParseModel(ModelToJson(odd->model)).ok());
 }
 
 }  // namespace
