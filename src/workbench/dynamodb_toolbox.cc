@@ -135,8 +135,10 @@ struct Importer {
     std::string placeholder = "{" + Literal(name) + "}";
     auto computed = [&](const std::string& why) -> Result<KeyTemplate> {
       Warn("import.key-template", e.name,
-           "key attribute " + key.name + " " + why + ": DynamoDB-Toolbox computes it in code, which the DTO does not carry; "
-               "its template is the placeholder " + placeholder,
+           "key attribute " + key.name + " " + why +
+               ": DynamoDB-Toolbox computes it in code, which the DTO does not carry; "
+               "its template is the placeholder " +
+               placeholder,
            "write the template of " + key.name + " for " + e.name + " (e.g. \"" +
                (key.type == 'S' ? std::string("PREFIX#{id}") : std::string("{n}")) + "\") in the model file");
       return ParseKeyTemplate(placeholder);
@@ -211,16 +213,18 @@ struct Importer {
       }
       if (!found) {
         if (!table_key) continue;  // the entity does not write this index: sparse
-        Warn("import.key-template", e.name,
-             "no attribute of the entity is saved as the table's key " + k->name + "; its template is {" + k->name + "}",
-             "write the template of " + k->name + " for " + e.name + " in the model file");
+        Warn(
+            "import.key-template", e.name,
+            "no attribute of the entity is saved as the table's key " + k->name + "; its template is {" + k->name + "}",
+            "write the template of " + k->name + " for " + e.name + " in the model file");
         auto tmpl = ParseKeyTemplate("{" + Literal(k->name) + "}");
         if (!tmpl.ok()) return tmpl.status();
         e.keys[k->name] = *tmpl;
         continue;
       }
       auto tmpl = KeyFrom(e, *k, found_name, *found, table_key);
-      if (!tmpl.ok()) return Status::Validation(where + ".schema.attributes." + found_name + ": " + tmpl.status().message());
+      if (!tmpl.ok())
+        return Status::Validation(where + ".schema.attributes." + found_name + ": " + tmpl.status().message());
       e.keys[k->name] = *tmpl;
     }
 
@@ -257,7 +261,8 @@ struct Importer {
     }
 
     bool entity_attribute = true;
-    if (v.HasMember("entityAttribute") && v["entityAttribute"].IsBool()) entity_attribute = v["entityAttribute"].GetBool();
+    if (v.HasMember("entityAttribute") && v["entityAttribute"].IsBool())
+      entity_attribute = v["entityAttribute"].GetBool();
     if (entity_attribute && !e.FindAttribute(t.entity_attribute) && !is_key(t.entity_attribute)) {
       AttributeDef d;
       d.name = t.entity_attribute;
@@ -325,8 +330,9 @@ Result<ToolboxImport> ImportDynamoDbToolbox(const std::vector<ToolboxFile>& file
   }
   // Tables first, so a TableDTO's indexes are known to the entities of its table.
   for (const auto& [v, where] : entities) {
-    auto table = v->HasMember("table") && (*v)["table"].IsObject() ? ReadTable((*v)["table"], where + ".table", table_name)
-                                                                   : Result<TableInfo>(Status::Validation(where + ".table: missing"));
+    auto table = v->HasMember("table") && (*v)["table"].IsObject()
+                     ? ReadTable((*v)["table"], where + ".table", table_name)
+                     : Result<TableInfo>(Status::Validation(where + ".table: missing"));
     if (!table.ok()) return table.status();
     auto merged = im.Merge(std::move(*table), where + ".table");
     if (!merged.ok()) return merged.status();

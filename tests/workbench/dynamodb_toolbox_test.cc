@@ -132,18 +132,18 @@ TEST(DynamoDbToolbox, RejectsWhatIsNoDto) {
   auto bad_type = ImportDynamoDbToolbox({{"t", R"({"partitionKey": {"name": "pk", "type": "boolean"}})"}}, "T");
   ASSERT_FALSE(bad_type.ok());
   EXPECT_NE(bad_type.status().message().find("partitionKey.type"), std::string::npos);
-  auto clash = ImportDynamoDbToolbox({{"t1", R"({"tableName": "X", "partitionKey": {"name": "pk", "type": "string"}})"},
-                                      {"t2", R"({"tableName": "X", "partitionKey": {"name": "id", "type": "string"}})"}},
-                                     "T");
+  auto clash =
+      ImportDynamoDbToolbox({{"t1", R"({"tableName": "X", "partitionKey": {"name": "pk", "type": "string"}})"},
+                             {"t2", R"({"tableName": "X", "partitionKey": {"name": "id", "type": "string"}})"}},
+                            "T");
   EXPECT_FALSE(clash.ok());
   auto local_without_sort = ImportDynamoDbToolbox(
       {{"t", R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"l": {"type": "local"}}})"}}, "T");
   EXPECT_FALSE(local_without_sort.ok());
   EXPECT_FALSE(ImportDynamoDbToolbox({}, "T").ok());
-  auto not_object = ImportDynamoDbToolbox(
-      {{"e", R"({"entityName": "A", "schema": {"attributes": {"pk": 5}},
+  auto not_object = ImportDynamoDbToolbox({{"e", R"({"entityName": "A", "schema": {"attributes": {"pk": 5}},
                  "table": {"partitionKey": {"name": "pk", "type": "string"}}})"}},
-      "T");
+                                          "T");
   ASSERT_FALSE(not_object.ok());
   EXPECT_NE(not_object.status().message().find("attributes.pk"), std::string::npos) << not_object.status().message();
 }
@@ -157,13 +157,14 @@ TEST(DynamoDbToolbox, EveryTruncationIsAnErrorNotACrash) {
     EXPECT_FALSE(r.ok()) << n;
   }
   // Values of the wrong JSON type in every place of the shape.
-  for (const char* bad : {R"({"entityName": 1, "schema": {}, "table": {}})",
-                          R"({"entityName": "A", "schema": [], "table": {"partitionKey": {"name": "pk", "type": "string"}}})",
-                          R"({"entityName": "A", "schema": {"attributes": {}}, "table": 3})",
-                          R"({"partitionKey": "pk"})", R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": [1]})",
-                          R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"g": 1}})",
-                          R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"g": {"type": "global"}}})",
-                          R"([1, 2])", R"("x")"}) {
+  for (const char* bad :
+       {R"({"entityName": 1, "schema": {}, "table": {}})",
+        R"({"entityName": "A", "schema": [], "table": {"partitionKey": {"name": "pk", "type": "string"}}})",
+        R"({"entityName": "A", "schema": {"attributes": {}}, "table": 3})", R"({"partitionKey": "pk"})",
+        R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": [1]})",
+        R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"g": 1}})",
+        R"({"partitionKey": {"name": "pk", "type": "string"}, "indexes": {"g": {"type": "global"}}})", R"([1, 2])",
+        R"("x")"}) {
     EXPECT_FALSE(ImportDynamoDbToolbox({{"x", bad}}, "T").ok()) << bad;
   }
   // Odd but well-formed option values are ignored, not trusted.
