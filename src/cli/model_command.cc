@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "workbench/check.h"
 #include "workbench/checks.h"
 #include "workbench/diff.h"
+#include "workbench/dynamodb_toolbox.h"
 #include "workbench/export.h"
 #include "workbench/nosql_workbench.h"
 #include "workbench/onetable.h"
@@ -28,7 +30,7 @@ int Usage(const char* message) {
                "usage: monotable model check FILE [--json]\n"
                "       monotable model diff OLD NEW [--json] [--endpoint URL]\n"
                "       monotable model export FILE --format cloudformation|terraform|cdk|nosql-workbench|onetable\n"
-               "       monotable model import FILE --from nosql-workbench|onetable [--table NAME]\n"
+               "       monotable model import FILE... --from nosql-workbench|onetable|dynamodb-toolbox [--table NAME]\n"
                "       monotable model apply FILE --endpoint URL\n"
                "       monotable model seed FILE --endpoint URL [--items N] [--skew S] [--seed N]\n"
                "       monotable model verify FILE --endpoint URL [--items N] [--skew S] [--seed N] [--samples N]\n"
@@ -42,8 +44,9 @@ int Usage(const char* message) {
                "          --endpoint counts the items to rewrite or backfill on a live table\n"
                "  export  the tables and indexes as a CloudFormation template, Terraform, a CDK TableV2 construct,\n"
                "          a NoSQL Workbench model (facets with sample data) or a OneTable schema\n"
-               "  import  a NoSQL Workbench model or a OneTable schema as a model file (JSON); --table names\n"
-               "          the table of a OneTable schema (default Table)\n"
+               "  import  a NoSQL Workbench model, a OneTable schema or DynamoDB-Toolbox TableDTO/EntityDTO JSON\n"
+               "          files as a model file (JSON); --table names the table of a OneTable schema or of DTOs\n"
+               "          that name none (default Table); what the DTOs cannot say is a warning on stderr\n"
                "  apply   create the model's tables and indexes on a DynamoDB endpoint (unsigned requests)\n"
                "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
                "          2000), the others in proportion; --skew favours some keys\n"
@@ -207,36 +210,63 @@ int Export(int argc, char** argv) {
   return 0;
 }
 
+std::optional<std::string> ReadWholeFile(const std::string& file) {
+  std::FILE* in = std::fopen(file.c_str(), "rb");
+  if (!in) return std::nullopt;
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, n);
+  std::fclose(in);
+  return text;
+}
+
 int Import(int argc, char** argv) {
-  std::string file, from, table = "Table";
+  std::vector<std::string> files;
+  std::string from, table = "Table";
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--from" && i + 1 < argc)
       from = argv[++i];
     else if (arg == "--table" && i + 1 < argc)
       table = argv[++i];
-    else if (!arg.empty() && arg[0] != '-' && file.empty())
-      file = arg;
+    else if (!arg.empty() && arg[0] != '-')
+      files.emplace_back(arg);
     else
       return Usage(("bad argument " + std::string(arg)).c_str());
   }
-  if (file.empty() || (from != "nosql-workbench" && from != "onetable")) {
-    return Usage("import needs a file and --from nosql-workbench or --from onetable");
+  if (files.empty() || (from != "nosql-workbench" && from != "onetable" && from != "dynamodb-toolbox")) {
+    return Usage("import needs a file and --from nosql-workbench, onetable or dynamodb-toolbox");
   }
-  std::FILE* in = std::fopen(file.c_str(), "rb");
-  if (!in) {
-    std::fprintf(stderr, "monotable model import: cannot read %s\n", file.c_str());
-    return 2;
+  if (from != "dynamodb-toolbox" && files.size() > 1) return Usage("this --from takes one file");
+  std::vector<workbench::ToolboxFile> texts;
+  for (const auto& file : files) {
+    auto text = ReadWholeFile(file);
+    if (!text) {
+      std::fprintf(stderr, "monotable model import: cannot read %s\n", file.c_str());
+      return 2;
+    }
+    texts.push_back({file, std::move(*text)});
   }
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, n);
-  std::fclose(in);
-  auto model = from == "onetable" ? workbench::ImportOneTable(text, table) : workbench::ImportNoSqlWorkbench(text);
-  if (!model.ok()) {
-    std::fprintf(stderr, "monotable model import: %s: %s\n", file.c_str(), model.status().message().c_str());
-    return 2;
+  Result<workbench::Model> model = Status::Validation("unreachable");
+  if (from == "dynamodb-toolbox") {
+    auto imported = workbench::ImportDynamoDbToolbox(texts, table);
+    if (!imported.ok()) {
+      std::fprintf(stderr, "monotable model import: %s\n", imported.status().message().c_str());
+      return 2;
+    }
+    for (const auto& f : imported->findings) {
+      std::fprintf(stderr, "monotable model import: warning %s (%s %s): %s; fix: %s\n", f.code.c_str(),
+                   f.subject_kind.c_str(), f.subject.c_str(), f.message.c_str(), f.fix.c_str());
+    }
+    model = std::move(imported->model);
+  } else {
+    model = from == "onetable" ? workbench::ImportOneTable(texts[0].text, table)
+                               : workbench::ImportNoSqlWorkbench(texts[0].text);
+    if (!model.ok()) {
+      std::fprintf(stderr, "monotable model import: %s: %s\n", files[0].c_str(), model.status().message().c_str());
+      return 2;
+    }
   }
   std::string out = workbench::ModelToJson(*model);
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -463,6 +463,16 @@ std::string ModelToJson(const Model& model) {
         w.Key("maxItems");
         w.Int64(*a.max_items);
       }
+      if (!a.format.empty()) {
+        w.Key("format");
+        w.String(a.format.c_str());
+      }
+      if (!a.values.empty()) {
+        w.Key("values");
+        w.StartArray();
+        for (const auto& v : a.values) w.String(v.c_str());
+        w.EndArray();
+      }
       w.EndObject();
     }
     w.EndObject();

@@ -104,3 +104,37 @@ def test_diff_counts_the_backfill_on_the_endpoint(binary, start_server):
     assert "entity Ticket: rewrite (298 items)" in out, out
     assert "entity Ticket: backfill (298 items)" in out, out
     assert "pattern organisationWithUsers: breaks" in out
+
+
+def test_dynamodb_toolbox_import_checks_and_applies(binary, start_server, tmp_path):
+    """TableDTO + EntityDTO JSON -> a model file: check accepts it, apply creates the DTO's table
+    with its GSI and LSI, and what the DTOs cannot say (keys computed in code) is a warning."""
+    fixtures = os.path.join(ROOT, "tests", "workbench", "models", "dynamodb-toolbox")
+    rc, out, err = model(binary, "import", os.path.join(fixtures, "table.json"),
+                         os.path.join(fixtures, "entities.json"), "--from", "dynamodb-toolbox")
+    assert rc == 0, err
+    assert "warning import.key-template (entity Order)" in err, err
+    assert "warning import.key-template (entity Customer): key attribute gsi1sk" in err, err
+    path = tmp_path / "shop.json"
+    path.write_text(out)
+    rc, report, err = model(binary, "check", str(path))
+    assert rc == 0, report + err
+    server = start_server("--in-memory")
+    rc, applied, err = model(binary, "apply", str(path), "--endpoint", server.endpoint)
+    assert rc == 0, applied + err
+    table = server.client().describe_table(TableName="Shop")["Table"]
+    assert {k["AttributeName"]: k["KeyType"] for k in table["KeySchema"]} == {"pk": "HASH", "sk": "RANGE"}
+    assert [g["IndexName"] for g in table["GlobalSecondaryIndexes"]] == ["byEmail"]
+    assert [i["IndexName"] for i in table["LocalSecondaryIndexes"]] == ["byCreated"]
+    types = {a["AttributeName"]: a["AttributeType"] for a in table["AttributeDefinitions"]}
+    assert types["lsi1sk"] == "N"
+
+
+def test_dynamodb_toolbox_import_rejects_what_is_no_dto(binary, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"models": {}}')
+    rc, out, err = model(binary, "import", str(bad), "--from", "dynamodb-toolbox")
+    assert rc == 2 and out == ""
+    assert "neither a TableDTO" in err, err
+    rc, _, err = model(binary, "import", str(bad), str(bad), "--from", "onetable")
+    assert rc == 2 and "one file" in err, err
