@@ -11,7 +11,6 @@
 #include <thread>
 #include <vector>
 
-#include <sched.h>
 #include <unistd.h>
 
 #include <boost/asio.hpp>
@@ -21,8 +20,7 @@
 
 #include "api/query_placement.h"
 #include "common/status.h"
-#include "common/yield_pacer.h"
-#include "engine/write_rounds.h"
+#include "engine/engine.h"
 
 namespace monotable::api {
 namespace {
@@ -163,9 +161,8 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
 // of the sockets). Measured against sending each answer as soon as it is computed (bench/RESULTS.md):
 // PutItem takes ~15 % less server CPU a request and GetItem ~7 %, and their p99 halves: the
 // requests' work runs back to back, and a client woken by the first answer finds the others there.
-// The batch is also a write round (engine/write_rounds.h): the log records of the writes among
-// its requests go out together, before any answer. After a batch the thread yields its CPU at
-// most once every 2 ms (common/yield_pacer.h says why).
+// The batch is also a write round (engine/engine.h, log rounds): the log records of the writes among
+// its requests go out together, before any answer.
 class AnswerBatch {
  public:
   explicit AnswerBatch(asio::io_context& io) : io_(io) {}
@@ -187,11 +184,9 @@ class AnswerBatch {
     }
     for (auto& session : sending_) session->SendAnswer();
     sending_.clear();  // keeps the capacity
-    if (yield_pacer_.Due(YieldPacer::Clock::now())) sched_yield();
   }
 
   asio::io_context& io_;
-  YieldPacer yield_pacer_;
   std::vector<std::shared_ptr<SessionBase>> pending_;
   std::vector<std::shared_ptr<SessionBase>> sending_;
 };
@@ -626,7 +621,7 @@ void HttpServer::Run() {
   for (auto& io : impl_->ios) impl_->guards.emplace_back(asio::make_work_guard(*io));
   std::vector<std::thread> threads;
   // I/O threads leave their commits' log records to their AnswerBatch, which writes them out
-  // before sending the answers (engine/write_rounds.h).
+  // before sending the answers (engine/engine.h, log rounds).
   for (size_t i = 1; i < impl_->ios.size(); ++i) {
     threads.emplace_back([this, i] {
       engine::DeferLogWrites();

@@ -23,6 +23,18 @@
 // - DeleteRange() removes every key in [lower, upper) (unguarded; used to drop tables); an empty
 //   `upper` means "to the end". It is not serialized against concurrent guarded Commits.
 // - All methods are thread-safe. Errors from the backend surface as kIo / kCorruption.
+//
+// Acknowledging writes (log rounds; every front end must follow this):
+// - By default Commit() and DeleteRange() return only after their log record is handed to the
+//   operating system (EngineOptions::sync: fsynced), so a front end may acknowledge a write as soon
+//   as the call returns OK: a crash of the process loses nothing acknowledged.
+// - A thread that answers requests in batches may call DeferLogWrites() once, to share one log
+//   write among all the commits of a batch. From then on its commits return as soon as they are
+//   applied and visible, with their records still buffered, and the thread MUST call
+//   WriteOutDeferredLogs() and see it return OK before it acknowledges any of them (on an error,
+//   it answers none of them as successful). Other threads are unaffected; the memory engine and
+//   synced commits ignore rounds. (Reads on other threads may see a commit of an open round; a
+//   crash before the write-out loses it, but nobody was told it happened.)
 #pragma once
 
 #include <cstdint>
@@ -103,5 +115,12 @@ class Engine {
 
 Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options);
 std::unique_ptr<Engine> NewMemoryEngine();
+
+// Log rounds (see the contract above; implemented in write_rounds.cc).
+// Makes the calling thread a round thread. There is no way back.
+void DeferLogWrites();
+// Writes out every log record the calling thread's commits left buffered since the last call;
+// only after it returned OK may the thread acknowledge those commits.
+[[nodiscard]] Status WriteOutDeferredLogs();
 
 }  // namespace monotable::engine

@@ -15,19 +15,12 @@
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
-#include <future>
 #include <system_error>
 #include <utility>
 
 #include "engine/guarded_commit.h"
 #include "engine/latest_cache.h"
 #include "engine/range_cache.h"
-#include "engine/rocksdb/crc32c_hardware.h"
-#include "engine/rocksdb/fresh_creation.h"
-#include "engine/rocksdb/give_way_collector.h"
-#include "engine/rocksdb/idle_compactor.h"
-#include "engine/rocksdb/memtable_skiplist.h"
-#include "engine/rocksdb/no_options_file.h"
 #include "engine/write_rounds.h"
 
 namespace monotable::engine {
@@ -63,7 +56,6 @@ class StderrLogger : public rocksdb::Logger {
     if (level < GetInfoLogLevel()) return;
     char line[1024];
     std::vsnprintf(line, sizeof line, format, ap);
-    if (IsOptionsFileWarning(line)) return;  // declined on purpose (no_options_file.h)
     std::fprintf(stderr, "monotable: rocksdb: %s\n", line);
   }
 };
@@ -76,15 +68,8 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   o.max_file_opening_threads = 1;  // opening table files at start: 16 threads cost more than they save here
   o.compaction_style = rocksdb::kCompactionStyleLevel;
   o.level_compaction_dynamic_level_bytes = true;
-  // Every level compressed, level 0 too, and level 0 compacted at 8 files instead of 4: with
-  // random keys each compaction out of level 0 rewrites the whole base level, so twice the files
-  // a compaction halves those rewrites, and compressed level-0 files make them read less. 4 KB
-  // PutItems after the 200 B ones: 42-46 -> 34-38 us of server CPU a write, flushes and
-  // compactions included (level 0 compressed alone: 40-44); with incompressible values, and for
-  // reads and the other writes, no difference measured. Point reads check at most 8 level-0
-  // filters instead of 4.
+  // Every level compressed (LZ4 where built in); level 0 compacts at RocksDB's default trigger.
   o.compression = PickCompression();
-  o.level0_file_num_compaction_trigger = 8;
   // Compactions read their input files 256 KB at a time (RocksDB 7.8 reads block by block: one
   // pread a data block, and a block holds a single item of 4 KB or more). 4 KB PutItems: the
   // compaction thread's system calls 0.95 -> 0.0002 a write, its CPU 9.4-14.3 -> 5.0-7.2 us a
@@ -116,17 +101,7 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // was made in a write round (write_rounds.h), which writes out all of its commits' at once.
   // Synced commits are written and synced one by one.
   o.manual_wal_flush = !options.sync;
-  // Memtable: a skip list with the bytewise comparison inlined (memtable_skiplist.h says why). It
-  // takes one writer at a time: the leader of each memtable write group inserts the group's batches.
-  auto memtables = std::make_shared<BytewiseSkipListFactory>();
-  o.memtable_factory = memtables;
-  o.allow_concurrent_memtable_write = false;
-  // Flushes and compactions give way to the request threads every 300 us while no flush is behind
-  // (give_way_collector.h), which shortens the write tail but also their share of a busy CPU: a
-  // third memtable lets the writes go on while a flush catches up (RocksDB stops writes when every
-  // memtable is full). It takes memory only while a flush is behind.
-  o.table_properties_collector_factories.push_back(std::make_shared<GiveWayCollectorFactory>(memtables->live_memtables()));
-  o.max_write_buffer_number = 3;
+  // Memtables: RocksDB's default skip list.
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(64 << 20);
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -223,12 +198,8 @@ class RocksIterator : public Iterator {
 
 class RocksDbEngine : public Engine, public DeferredLog {
  public:
-  // `creation`, when valid, makes a newly created directory durable (fresh_creation.h): writes
-  // wait for it.
-  RocksDbEngine(DbPtr db, const EngineOptions& options, std::shared_future<Status> creation)
+  RocksDbEngine(DbPtr db, const EngineOptions& options)
       : db_(std::move(db)),
-        creation_(std::move(creation)),
-        creation_durable_(!creation_.valid()),
         latest_(kLatestCacheBytes),
         ranges_(std::make_shared<RangeCache>(kRangeCacheBytes, options.group_prefix_bytes)),
         committer_([this](std::string_view key) { return GetForWrite(key); },
@@ -282,7 +253,6 @@ class RocksDbEngine : public Engine, public DeferredLog {
     std::string end;
     MT_RETURN_IF_ERROR(EffectiveUpper(lower, upper, &end));
     if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
-    MT_RETURN_IF_ERROR(AwaitCreation());
     latest_.BeginWriteAll();
     ranges_->BeginWriteAll();
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
@@ -310,10 +280,6 @@ class RocksDbEngine : public Engine, public DeferredLog {
 
  private:
   Status Apply(const std::vector<Mutation>& mutations) {
-    MT_RETURN_IF_ERROR(AwaitCreation());
-    if (!idle_compactor_started_.load(std::memory_order_relaxed) && !idle_compactor_started_.exchange(true)) {
-      idle_compactor_ = std::make_unique<IdleCompactor>(db_.get(), IdleCompactor::Options{});
-    }
     // The batch's buffer sized once (grown as it fills, a 4 KB item took three allocations and
     // copies): RocksDB's 12-byte header (sequence, count), then per record a tag byte and two
     // varint32 lengths of at most 5 bytes each before the key and value bytes.
@@ -358,15 +324,6 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return value;
   }
 
-  // Nothing is written before the directory's creation is durable: a power loss until then can
-  // leave files that do not open, and the database is then created afresh.
-  Status AwaitCreation() {
-    if (creation_durable_.load(std::memory_order_acquire)) return Status::Ok();
-    Status s = creation_.get();
-    if (s.ok()) creation_durable_.store(true, std::memory_order_release);
-    return s;
-  }
-
   Status WriteOutLog() override { return FromRocks(db_->FlushWAL(/*sync=*/false)); }
 
   // After a commit: its log record is out of RocksDB's buffer (or a round will take it out).
@@ -399,74 +356,32 @@ class RocksDbEngine : public Engine, public DeferredLog {
   static constexpr size_t kRangeCacheBytes = 16 << 20;
 
   DbPtr db_;
-  std::shared_future<Status> creation_;  // declared after db_: destroyed (waited for) first
-  std::atomic<bool> creation_durable_;
   LatestCache latest_;
   std::shared_ptr<RangeCache> ranges_;  // shared with the iterators recording for it
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
-  // Started by the first write (a server that only reads has no level 0 to compact, and its start
-  // creates one thread fewer; concurrent first writes leave it to the one that set the flag);
-  // declared last, so destroyed first, while db_ is open.
-  std::atomic<bool> idle_compactor_started_{false};
-  std::unique_ptr<IdleCompactor> idle_compactor_;
 };
-
-// One DB::Open, without an OPTIONS file (no_options_file.h). A directory without a CURRENT file is
-// a database RocksDB creates: it is created without RocksDB's syncs, and `creation` makes it
-// durable in the background (fresh_creation.h).
-rocksdb::Status OpenOnce(const EngineOptions& options, DbPtr* db, std::shared_future<Status>* creation) {
-  std::error_code ec;
-  bool creating = !std::filesystem::exists(std::filesystem::path(options.path) / "CURRENT", ec) && !ec;
-  rocksdb::Options o = MakeOptions(options);
-  std::shared_ptr<rocksdb::FileSystem> fs = std::make_shared<NoOptionsFileSystem>(rocksdb::FileSystem::Default());
-  std::shared_ptr<DeferredSyncFileSystem> deferred;
-  if (creating) fs = deferred = std::make_shared<DeferredSyncFileSystem>(fs);
-  std::shared_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(fs);  // outlives the DB: the handle's deleter holds it
-  o.env = env.get();
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
-  if (!s.ok()) return s;
-  *db = DbPtr(raw, [env](rocksdb::DB* d) {
-    // A clean shutdown leaves the memtables in table files and nothing unsynced: the next open
-    // then has no log to replay (replaying and flushing 22 MB of log took ~0.25 s of a restart).
-    d->Flush(rocksdb::FlushOptions()).PermitUncheckedError();
-    d->FlushWAL(/*sync=*/true).PermitUncheckedError();
-    d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
-    delete d;
-  });
-  if (creating) {
-    *creation = std::async(std::launch::async, [deferred, path = options.path] {
-                  return FromRocks(deferred->EndDeferral(path));
-                }).share();
-  }
-  return s;
-}
 
 }  // namespace
 
 Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) {
   if (options.path.empty()) return Status::Io("rocksdb: empty database path");
-  // Keeps crc32c_hardware.cc, which replaces RocksDB's software CRC32C, in every link with this.
-  static_cast<void>(HardwareCrc32cInUse());
   std::error_code ec;
   std::filesystem::create_directories(options.path, ec);
   if (ec) return Status::Io("rocksdb: cannot create " + options.path + ": " + ec.message());
-
-  DbPtr db;
-  std::shared_future<Status> creation;
-  rocksdb::Status s = OpenOnce(options, &db, &creation);
-  if ((s.IsCorruption() || s.IsPathNotFound()) && HoldsNoData(options.path)) {
-    // What a power loss during a creation can leave: files that do not open, and no data. (Not
-    // any failure: a second open of a live database fails on its lock.)
-    if (ClearForRecreation(options.path).ok()) {
-      std::fprintf(stderr, "monotable: rocksdb: %s did not open (%s) and holds no data: created afresh\n",
-                   options.path.c_str(), s.ToString().c_str());
-      s = OpenOnce(options, &db, &creation);
-    }
-  }
+  rocksdb::Options o = MakeOptions(options);
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
   if (!s.ok()) return FromRocks(s);
-  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options, std::move(creation)));
+  DbPtr db(raw, [](rocksdb::DB* d) {
+    // A clean shutdown leaves the memtables in table files and nothing unsynced: the next open
+    // then has no log to replay.
+    d->Flush(rocksdb::FlushOptions()).PermitUncheckedError();
+    d->FlushWAL(/*sync=*/true).PermitUncheckedError();
+    d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
+    delete d;
+  });
+  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options));
 }
 
 }  // namespace monotable::engine

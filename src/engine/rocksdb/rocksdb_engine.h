@@ -5,11 +5,6 @@
 // - OpenRocksDbEngine creates options.path (and parents) if missing. Commits go through the
 //   striped GuardedCommitter and are written as one rocksdb::WriteBatch; options.sync fsyncs the
 //   WAL before Commit/DeleteRange return.
-// - A new database is created without RocksDB's syncs and made durable in the background; the
-//   first Commit/DeleteRange waits for that (and fails if it failed). A directory that does not
-//   open (corrupt or missing CURRENT/MANIFEST) and holds no data, what a power loss during such a
-//   creation can leave, is created afresh (fresh_creation.h).
-// - RocksDB writes no OPTIONS file into the directory (the options are code; no_options_file.h).
 // - Snapshots and iterators share ownership of the DB handle, so they never dangle, but the DB
 //   (and its directory LOCK) is only closed when the engine AND every snapshot/iterator it handed
 //   out are gone. Callers must drop them before destroying the engine if they intend to reopen
