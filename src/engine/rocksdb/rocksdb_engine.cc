@@ -5,6 +5,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/slice_transform.h>
@@ -12,6 +13,11 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
@@ -62,8 +68,9 @@ class StderrLogger : public rocksdb::Logger {
 
 rocksdb::Options MakeOptions(const EngineOptions& options) {
   rocksdb::Options o;
-  o.create_if_missing = true;
-  o.max_background_jobs = 2;
+  o.max_background_jobs = std::max(1, options.background_jobs);
+  o.write_buffer_size = std::max<size_t>(options.write_buffer_bytes, 1 << 20);
+  if (!options.wal_dir.empty()) o.wal_dir = options.wal_dir;
   o.max_open_files = 512;
   o.max_file_opening_threads = 1;  // opening table files at start: 16 threads cost more than they save here
   o.compaction_style = rocksdb::kCompactionStyleLevel;
@@ -89,8 +96,7 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   // the same rows again, and cost every Get a lookup and every found row a copy per table file);
   // data blocks carry a hash index. Every write first reads the key's current image (guards, old
   // images): a whole-key bloom filter in the memtable spares the skiplist search for keys the
-  // memtable does not hold (268 KB, zeroed at open: about 8 bits a key when the 64 MB memtable
-  // fills with 250-byte items).
+  // memtable does not hold (0.4 % of the memtable's size, zeroed at open).
   o.memtable_whole_key_filtering = true;
   o.memtable_prefix_bloom_size_ratio = 0.004;
   // Concurrent writers wait for the write-group leader by blocking, not by spinning and
@@ -98,12 +104,16 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   o.enable_write_thread_adaptive_yield = false;
   o.enable_pipelined_write = true;  // WAL append and memtable insert of successive write groups overlap
   // Log records wait in RocksDB's buffer until FlushWAL: a commit writes its own out, unless it
-  // was made in a write round (write_rounds.h), which writes out all of its commits' at once.
+  // was made in a log round (engine.h), which writes out all of its commits' at once.
   // Synced commits are written and synced one by one.
   o.manual_wal_flush = !options.sync;
   // Memtables: RocksDB's default skip list.
   rocksdb::BlockBasedTableOptions t;
-  t.block_cache = rocksdb::NewLRUCache(64 << 20);
+  if (options.block_cache_bytes == 0) {
+    t.no_block_cache = true;
+  } else {
+    t.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  }
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   t.data_block_index_type = rocksdb::BlockBasedTableOptions::kDataBlockBinaryAndHash;
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
@@ -112,6 +122,19 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   if (options.group_prefix_bytes > 0) o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(options.group_prefix_bytes));
   return o;
 }
+
+// Follows RocksDB's write-stall condition (EventListener::OnStallConditionsChanged) for
+// Engine::WritesStalled().
+class StallListener : public rocksdb::EventListener {
+ public:
+  void OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) override {
+    stalled_.store(info.condition.cur != rocksdb::WriteStallCondition::kNormal, std::memory_order_relaxed);
+  }
+  bool stalled() const { return stalled_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> stalled_{false};
+};
 
 class RocksSnapshot : public Snapshot {
  public:
@@ -198,13 +221,26 @@ class RocksIterator : public Iterator {
 
 class RocksDbEngine : public Engine, public DeferredLog {
  public:
-  RocksDbEngine(DbPtr db, const EngineOptions& options)
+  RocksDbEngine(DbPtr db, const EngineOptions& options, std::shared_ptr<StallListener> stalls)
       : db_(std::move(db)),
+        stalls_(std::move(stalls)),
         latest_(kLatestCacheBytes),
         ranges_(std::make_shared<RangeCache>(kRangeCacheBytes, options.group_prefix_bytes)),
         committer_([this](std::string_view key) { return GetForWrite(key); },
                    [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
     write_options_.sync = options.sync;
+  }
+
+  ~RocksDbEngine() override {
+    {
+      std::lock_guard lock(reclaim_mutex_);
+      reclaim_stop_ = true;
+    }
+    reclaim_wake_.notify_all();
+    if (reclaimer_.joinable()) {
+      db_->DisableManualCompaction();  // a compaction still running returns at once
+      reclaimer_.join();
+    }
   }
 
   std::shared_ptr<const Snapshot> GetSnapshot() override {
@@ -258,7 +294,17 @@ class RocksDbEngine : public Engine, public DeferredLog {
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
     ranges_->EndWriteAll();
     latest_.EndWriteAll();
-    return s.ok() ? LogWritten() : s;
+    MT_RETURN_IF_ERROR(s);
+    MT_RETURN_IF_ERROR(LogWritten());
+    Reclaim(std::string(lower), std::move(end));
+    return Status::Ok();
+  }
+
+  bool WritesStalled() const override { return stalls_->stalled(); }
+
+  void WaitForReclaim() override {
+    std::unique_lock lock(reclaim_mutex_);
+    reclaim_idle_.wait(lock, [&] { return reclaim_stop_ || (reclaim_queue_.empty() && !reclaim_busy_); });
   }
 
   uint64_t ApproximateSize(std::string_view lower, std::string_view upper) override {
@@ -324,6 +370,42 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return value;
   }
 
+  // The keys DeleteRange removed are hidden by a range tombstone, but their table files stay until
+  // a compaction rewrites them: a background thread compacts each deleted range (down to the last
+  // level, where the tombstone and what it covers are dropped), one at a time.
+  void Reclaim(std::string lower, std::string upper) {
+    {
+      std::lock_guard lock(reclaim_mutex_);
+      if (reclaim_stop_) return;
+      reclaim_queue_.emplace_back(std::move(lower), std::move(upper));
+      if (!reclaimer_.joinable()) reclaimer_ = std::thread([this] { RunReclaims(); });
+    }
+    reclaim_wake_.notify_one();
+  }
+
+  void RunReclaims() {
+    std::unique_lock lock(reclaim_mutex_);
+    while (true) {
+      reclaim_wake_.wait(lock, [&] { return reclaim_stop_ || !reclaim_queue_.empty(); });
+      if (reclaim_stop_) break;
+      auto [lower, upper] = std::move(reclaim_queue_.front());
+      reclaim_queue_.pop_front();
+      reclaim_busy_ = true;
+      lock.unlock();
+      rocksdb::CompactRangeOptions co;
+      co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
+      rocksdb::Slice begin(lower), end(upper);
+      rocksdb::Status s = db_->CompactRange(co, &begin, &end);
+      if (!s.ok() && !s.IsIncomplete()) {  // Incomplete: stopped by the shutdown
+        std::fprintf(stderr, "monotable: rocksdb: reclaiming a dropped range failed: %s\n", s.ToString().c_str());
+      }
+      lock.lock();
+      reclaim_busy_ = false;
+      reclaim_idle_.notify_all();
+    }
+    reclaim_idle_.notify_all();
+  }
+
   Status WriteOutLog() override { return FromRocks(db_->FlushWAL(/*sync=*/false)); }
 
   // After a commit: its log record is out of RocksDB's buffer (or a round will take it out).
@@ -356,11 +438,60 @@ class RocksDbEngine : public Engine, public DeferredLog {
   static constexpr size_t kRangeCacheBytes = 16 << 20;
 
   DbPtr db_;
+  std::shared_ptr<StallListener> stalls_;
   LatestCache latest_;
   std::shared_ptr<RangeCache> ranges_;  // shared with the iterators recording for it
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
+  // Reclaim(): ranges deleted and not yet compacted, and the thread (started by the first) that
+  // compacts them; stopped and joined by the destructor, before db_ can go.
+  std::mutex reclaim_mutex_;
+  std::condition_variable reclaim_wake_, reclaim_idle_;
+  std::deque<std::pair<std::string, std::string>> reclaim_queue_;
+  bool reclaim_busy_ = false;
+  bool reclaim_stop_ = false;
+  std::thread reclaimer_;
 };
+
+// What DB::Open may do with `path`: open the database there, or create one when the directory is
+// new or empty. A directory that holds files but no CURRENT file is refused: RocksDB would create
+// a database over it and delete the table and log files it does not know (lost data, if the
+// directory was a damaged database or someone else's).
+Status CheckOpenable(const EngineOptions& options, bool* create) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir(options.path);
+  if (fs::exists(dir / "CURRENT", ec)) {
+    *create = false;
+    return Status::Ok();
+  }
+  if (ec) return Status::Io("rocksdb: cannot read " + options.path + ": " + ec.message());
+  *create = true;
+  // The first file in `d`, if any (a leftover empty LOCK alone, from a creation stopped at once, is
+  // harmless and does not count).
+  auto first_file = [](const fs::path& d) -> std::string {
+    std::error_code e;
+    if (!fs::exists(d, e)) return "";
+    for (const auto& entry : fs::directory_iterator(d, e)) {
+      if (entry.path().filename() == "LOCK" && fs::is_regular_file(entry, e) && fs::file_size(entry, e) == 0) continue;
+      return entry.path().filename().string();
+    }
+    return "";
+  };
+  std::string found = first_file(dir);
+  std::string where = options.path;
+  if (found.empty() && !options.wal_dir.empty() && fs::path(options.wal_dir) != dir) {
+    found = first_file(options.wal_dir);
+    where = options.wal_dir + " (the WAL directory)";
+  }
+  if (!found.empty()) {
+    return Status::Io("rocksdb: " + where + " holds files (" + found + ") but " + options.path +
+                      " has no CURRENT file: it is not a database, or a damaged one (CURRENT names the "
+                      "database's MANIFEST). Refusing to open it; nothing was changed. Use a new or empty "
+                      "directory, or restore the database's CURRENT file");
+  }
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -369,10 +500,23 @@ Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) 
   std::error_code ec;
   std::filesystem::create_directories(options.path, ec);
   if (ec) return Status::Io("rocksdb: cannot create " + options.path + ": " + ec.message());
+  if (!options.wal_dir.empty()) {
+    std::filesystem::create_directories(options.wal_dir, ec);
+    if (ec) return Status::Io("rocksdb: cannot create " + options.wal_dir + ": " + ec.message());
+  }
+  bool create = false;
+  MT_RETURN_IF_ERROR(CheckOpenable(options, &create));
   rocksdb::Options o = MakeOptions(options);
+  o.create_if_missing = create;  // never over an existing database that did not open
+  auto stalls = std::make_shared<StallListener>();
+  o.listeners.push_back(stalls);
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
-  if (!s.ok()) return FromRocks(s);
+  if (!s.ok()) {
+    Status st = FromRocks(s);
+    return Status(st.code(), "rocksdb: cannot open the database in " + options.path + " (nothing was deleted or "
+                                 "recreated): " + s.ToString());
+  }
   DbPtr db(raw, [](rocksdb::DB* d) {
     // A clean shutdown leaves the memtables in table files and nothing unsynced: the next open
     // then has no log to replay.
@@ -381,7 +525,7 @@ Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) 
     d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
     delete d;
   });
-  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options));
+  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options, std::move(stalls)));
 }
 
 }  // namespace monotable::engine

@@ -2,8 +2,17 @@
 // family, bytewise comparator).
 //
 // Contract (beyond engine.h):
-// - OpenRocksDbEngine creates options.path (and parents) if missing. Commits go through the
-//   striped GuardedCommitter and are written as one rocksdb::WriteBatch; options.sync fsyncs the
+// - OpenRocksDbEngine creates options.path (and parents) if missing, and a database in it when
+//   the directory is new or empty. A directory that holds files but no CURRENT file, or a database
+//   that does not open (corrupt CURRENT or MANIFEST, missing files, a lock held by another
+//   process), is refused with an error naming the directory and the problem: an open never
+//   deletes, clears or recreates anything.
+// - EngineOptions' knobs map to RocksDB's: block_cache_bytes (the LRU block cache),
+//   write_buffer_bytes (write_buffer_size), background_jobs (max_background_jobs), wal_dir.
+// - DeleteRange() queues the range for a background CompactRange (one thread, started by the first
+//   DeleteRange, stopped by the destructor), which drops the deleted keys' data from the table
+//   files.
+// - Commits go through the striped GuardedCommitter and are written as one rocksdb::WriteBatch; options.sync fsyncs the
 //   WAL before Commit/DeleteRange return.
 // - Snapshots and iterators share ownership of the DB handle, so they never dangle, but the DB
 //   (and its directory LOCK) is only closed when the engine AND every snapshot/iterator it handed
