@@ -191,6 +191,18 @@ class AnswerBatch {
   std::vector<std::shared_ptr<SessionBase>> sending_;
 };
 
+// Requests that may write: while the engine stalls writes (Service::WritesStalled), they run on a
+// thread of their own instead of the connection's I/O thread, so a write held back by RocksDB does
+// not hold back every other connection of that thread (their reads are answered meanwhile).
+bool MayWrite(std::string_view target) {
+  static constexpr std::string_view kPrefix = "DynamoDB_20120810.";
+  if (target.substr(0, kPrefix.size()) != kPrefix) return false;
+  const std::string_view op = target.substr(kPrefix.size());
+  return op == "PutItem" || op == "UpdateItem" || op == "DeleteItem" || op == "BatchWriteItem" ||
+         op == "TransactWriteItems" || op == "ExecuteStatement" || op == "BatchExecuteStatement" ||
+         op == "ExecuteTransaction";
+}
+
 // Plain connections use their io_context's own executor type rather than the type-erased
 // any_io_executor of tcp::socket: every read and write otherwise copies, wraps and destroys
 // type-erased executors for its work tracking.
@@ -220,8 +232,13 @@ template <typename Stream>
 class Session : public SessionBase {
  public:
   Session(Stream stream, Service& service, SessionRegistry& registry, AnswerBatch& answers,
-          asio::thread_pool* workers)
-      : SessionBase(registry), socket_(std::move(stream)), service_(service), answers_(answers), workers_(workers) {
+          asio::thread_pool* workers, asio::thread_pool& stalled_writes)
+      : SessionBase(registry),
+        socket_(std::move(stream)),
+        service_(service),
+        answers_(answers),
+        workers_(workers),
+        stalled_writes_(stalled_writes) {
     buffer_.reserve(kReadBufferBytes);
   }
 
@@ -320,10 +337,16 @@ class Session : public SessionBase {
     bool http10 = req.version == 10;
 
     const bool is_query = view.target == kQueryTarget;
-    if (workers_ != nullptr && RunsOnWorker(view.target) && !(is_query && query_placement_.Inline())) {
+    asio::thread_pool* elsewhere = nullptr;
+    if (MayWrite(view.target) && service_.WritesStalled()) {
+      elsewhere = &stalled_writes_;
+    } else if (workers_ != nullptr && RunsOnWorker(view.target) && !(is_query && query_placement_.Inline())) {
+      elsewhere = workers_;
+    }
+    if (elsewhere != nullptr) {
       // The connection reads nothing more until this request is answered, so the worker has the
       // request view (and the buffers it points into) to itself until it posts the answer back.
-      asio::post(*workers_, [self = self(), keep_alive, http10, is_query] {
+      asio::post(*elsewhere, [self = self(), keep_alive, http10, is_query] {
         auto out = std::make_shared<HttpResponse>(self->Handle());
         asio::post(self->socket_.get_executor(), [self, out, keep_alive, http10, is_query] {
           if (is_query) self->query_placement_.Record(out->read_work);
@@ -446,6 +469,7 @@ class Session : public SessionBase {
   Service& service_;
   AnswerBatch& answers_;  // the session's I/O thread's
   asio::thread_pool* workers_;  // nullptr: every request runs on the I/O thread
+  asio::thread_pool& stalled_writes_;  // writes while the engine stalls them (MayWrite)
   bool busy_ = false;  // touched only on the session's own I/O thread
   QueryPlacement query_placement_;  // I/O thread only
 };
@@ -492,7 +516,7 @@ struct HttpServer::Impl {
           if (secure) {
             std::make_shared<Session<asio::ssl::stream<tcp::socket>>>(
                 asio::ssl::stream<tcp::socket>(std::move(socket), *tls), service, registry, *answer_batches[index],
-                workers.get())
+                workers.get(), stalled_writes)
                 ->Start();
           } else {
             PlainSocket plain(ios[index]->get_executor());
@@ -506,7 +530,7 @@ struct HttpServer::Impl {
             }
             if (!ec) {
               std::make_shared<Session<PlainSocket>>(std::move(plain), service, registry, *answer_batches[index],
-                                                     workers.get())
+                                                     workers.get(), stalled_writes)
                   ->Start();
             }
           }
@@ -528,6 +552,7 @@ struct HttpServer::Impl {
   std::vector<std::unique_ptr<asio::io_context>> ios;
   std::vector<std::unique_ptr<AnswerBatch>> answer_batches;  // one per I/O thread, as ios
   std::unique_ptr<asio::thread_pool> workers;  // null when heavy operations stay on the I/O threads
+  asio::thread_pool stalled_writes{1};  // MayWrite requests while the engine stalls writes
   std::vector<std::optional<asio::executor_work_guard<asio::io_context::executor_type>>> guards;
   size_t next_io = 0;  // touched only by the accept handlers on context 0
   std::optional<tcp::acceptor> acceptor;
@@ -634,6 +659,7 @@ void HttpServer::Run() {
   // A worker still running a request after the drain's grace period posts its answer to a loop
   // that has ended; the loops (and the sessions they hold) outlive this join.
   if (impl_->workers) impl_->workers->join();
+  impl_->stalled_writes.join();
 }
 
 void HttpServer::Stop() {

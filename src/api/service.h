@@ -47,6 +47,9 @@ class Service {
   // One JSON line per request on stderr: time, request id, operation, status, milliseconds.
   void set_log_requests(bool on) { log_requests_ = on; }
   const Metrics& metrics() const { return metrics_; }
+  // The storage engine holds writes back now (engine::Engine::WritesStalled): the HTTP server
+  // keeps write requests off its I/O threads meanwhile.
+  bool WritesStalled() const { return db_.engine().WritesStalled(); }
 
  private:
   HttpResponse Dispatch(HttpRequestView& request);
