@@ -25,8 +25,6 @@
 #include <utility>
 
 #include "engine/guarded_commit.h"
-#include "engine/latest_cache.h"
-#include "engine/range_cache.h"
 #include "engine/write_rounds.h"
 
 namespace monotable::engine {
@@ -91,10 +89,9 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   o.arena_block_size = 1 << 20;
   o.skip_stats_update_on_db_open = true;
   o.avoid_unnecessary_blocking_io = true;  // obsolete files are deleted in the background
-  // Point reads (GetItem, guards, old images) dominate: repeated keys are answered by the
-  // latest-value cache in front of RocksDB (latest_cache.h; no row cache behind it: that held
-  // the same rows again, and cost every Get a lookup and every found row a copy per table file);
-  // data blocks carry a hash index. Every write first reads the key's current image (guards, old
+  // Point reads (GetItem, guards, old images) dominate: data blocks carry a hash index, and the
+  // block cache keeps the blocks read. (No row cache: RocksDB 7.8's row cache does not see range
+  // deletions, so a Get could return a key DeleteRange removed.) Every write first reads the key's current image (guards, old
   // images): a whole-key bloom filter in the memtable spares the skiplist search for keys the
   // memtable does not hold (0.4 % of the memtable's size, zeroed at open).
   o.memtable_whole_key_filtering = true;
@@ -224,8 +221,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
   RocksDbEngine(DbPtr db, const EngineOptions& options, std::shared_ptr<StallListener> stalls)
       : db_(std::move(db)),
         stalls_(std::move(stalls)),
-        latest_(kLatestCacheBytes),
-        ranges_(std::make_shared<RangeCache>(kRangeCacheBytes, options.group_prefix_bytes)),
+        group_prefix_bytes_(options.group_prefix_bytes),
         committer_([this](std::string_view key) { return GetForWrite(key); },
                    [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
     write_options_.sync = options.sync;
@@ -250,7 +246,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
   Result<std::optional<std::string>> Get(std::string_view key,
                                          const Snapshot* snapshot) override {
     rocksdb::ReadOptions ro;
-    if (snapshot == nullptr) return ReadLatest(key, ro, /*keep=*/true);
+    if (snapshot == nullptr) return Read(key, ro);
     auto* snap = dynamic_cast<const RocksSnapshot*>(snapshot);
     if (snap == nullptr || snap->db() != db_.get()) {
       return Status::Internal("snapshot belongs to another engine");
@@ -265,20 +261,17 @@ class RocksDbEngine : public Engine, public DeferredLog {
   Result<std::optional<std::string>> GetForWrite(std::string_view key) override {
     rocksdb::ReadOptions ro;
     ro.fill_cache = false;
-    return ReadLatest(key, ro, /*keep=*/false);
+    return Read(key, ro);
   }
 
   std::unique_ptr<Iterator> NewIterator(std::string lower, std::string upper,
                                         std::shared_ptr<const Snapshot> snapshot) override {
     auto snap = std::dynamic_pointer_cast<const RocksSnapshot>(snapshot);
     if (snap != nullptr && snap->db() != db_.get()) snap = nullptr;
-    const bool within_group = ranges_->Cacheable(lower, upper);
-    if (snap == nullptr && within_group) {
-      uint64_t token = 0;
-      if (auto cached = ranges_->Lookup(lower, upper, &token)) return cached;
-      auto inner = std::make_unique<RocksIterator>(db_, nullptr, lower, upper, true);  // after the token
-      return RangeCache::Recording(ranges_, std::move(inner), std::move(lower), std::move(upper), token);
-    }
+    // Both bounds in one group: every key in the range has the group prefix.
+    const bool within_group = group_prefix_bytes_ > 0 && lower.size() >= group_prefix_bytes_ &&
+                              upper.size() >= group_prefix_bytes_ &&
+                              lower.compare(0, group_prefix_bytes_, upper, 0, group_prefix_bytes_) == 0;
     return std::make_unique<RocksIterator>(db_, std::move(snap), std::move(lower), std::move(upper), within_group);
   }
 
@@ -289,11 +282,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
     std::string end;
     MT_RETURN_IF_ERROR(EffectiveUpper(lower, upper, &end));
     if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
-    latest_.BeginWriteAll();
-    ranges_->BeginWriteAll();
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
-    ranges_->EndWriteAll();
-    latest_.EndWriteAll();
     MT_RETURN_IF_ERROR(s);
     MT_RETURN_IF_ERROR(LogWritten());
     Reclaim(std::string(lower), std::move(end));
@@ -336,18 +325,11 @@ class RocksDbEngine : public Engine, public DeferredLog {
       bytes += kRecordOverheadBytes + m.key.size() + (m.value ? m.value->size() : 0);
     }
     rocksdb::WriteBatch wb(bytes);
-    std::vector<std::string_view> keys;
-    keys.reserve(mutations.size());
     for (const Mutation& m : mutations) {
       rocksdb::Status s = m.value ? wb.Put(m.key, *m.value) : wb.Delete(m.key);
       if (!s.ok()) return FromRocks(s);
-      keys.push_back(m.key);
     }
-    latest_.BeginWrite(keys);
-    ranges_->BeginWrite(keys);
     Status s = FromRocks(db_->Write(write_options_, &wb));
-    ranges_->EndWrite(keys);
-    latest_.EndWrite(keys);
     return s.ok() ? LogWritten() : s;
   }
 
@@ -357,17 +339,6 @@ class RocksDbEngine : public Engine, public DeferredLog {
     if (s.IsNotFound()) return std::optional<std::string>();
     if (!s.ok()) return FromRocks(s);
     return std::optional<std::string>(std::move(value));
-  }
-
-  // The latest committed value, from the latest-value cache when it has the key; `keep` puts
-  // what RocksDB returned there.
-  Result<std::optional<std::string>> ReadLatest(std::string_view key, const rocksdb::ReadOptions& ro,
-                                                bool keep) {
-    uint64_t token = 0;
-    if (auto cached = latest_.Lookup(key, &token)) return cached;
-    auto value = Read(key, ro);
-    if (keep && value.ok() && value->has_value()) latest_.Fill(key, token, **value);
-    return value;
   }
 
   // The keys DeleteRange removed are hidden by a range tombstone, but their table files stay until
@@ -432,15 +403,9 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return Status::Ok();
   }
 
-  // Point reads of recently read keys skip RocksDB's Get (see latest_cache.h), and reads of
-  // recently read small ranges within one group (a partition: Query) its iterators (range_cache.h).
-  static constexpr size_t kLatestCacheBytes = 32 << 20;
-  static constexpr size_t kRangeCacheBytes = 16 << 20;
-
   DbPtr db_;
   std::shared_ptr<StallListener> stalls_;
-  LatestCache latest_;
-  std::shared_ptr<RangeCache> ranges_;  // shared with the iterators recording for it
+  size_t group_prefix_bytes_;
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
   // Reclaim(): ranges deleted and not yet compacted, and the thread (started by the first) that

@@ -18,9 +18,9 @@
 //   (and its directory LOCK) is only closed when the engine AND every snapshot/iterator it handed
 //   out are gone. Callers must drop them before destroying the engine if they intend to reopen
 //   the same path.
-// - An iterator without a snapshot reads RocksDB's implicit snapshot taken at creation, or, for
-//   a range within one group (options.group_prefix_bytes), the range cache's copy of the same
-//   latest state (range_cache.h); point reads without a snapshot go through latest_cache.h.
+// - An iterator without a snapshot reads RocksDB's implicit snapshot taken at creation; a range
+//   within one group (options.group_prefix_bytes) is read in RocksDB's prefix mode. Reads go
+//   through RocksDB's block cache (block_cache_bytes); no row cache (it ignores range deletions).
 // - RocksDB errors map to kCorruption (corruption) or kIo (everything else) with its message.
 #pragma once
 
