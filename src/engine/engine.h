@@ -98,7 +98,7 @@ struct EngineOptions {
   size_t block_cache_bytes = 32 << 20;   // LRU cache of table-file blocks (filled as read)
   size_t write_buffer_bytes = 32 << 20;  // a memtable's size before it is flushed (two at most)
   int background_jobs = 2;               // flush and compaction threads
-  std::string wal_dir;                   // write-ahead log directory; empty: inside `path`
+  std::string wal_dir = "";              // write-ahead log directory; empty: inside `path`
 };
 
 class Engine {

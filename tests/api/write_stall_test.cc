@@ -126,7 +126,11 @@ TEST(WriteStallTest, ReadsOnOtherConnectionsAreAnsweredWhileAWriteWaits) {
   ASSERT_TRUE(db.catalog().Create(PkTable("writes")).ok());
   ASSERT_TRUE(db.catalog().Create(PkTable("reads")).ok());
   Service service(db, ServerIdentity{});
-  HttpServer server(service, ServerOptions{.host = "127.0.0.1", .port = 0, .threads = 1, .workers = 0});
+  ServerOptions options;
+  options.port = 0;
+  options.threads = 1;  // one I/O thread serves both connections
+  options.workers = 0;  // and every request
+  HttpServer server(service, options);
   ASSERT_TRUE(server.Listen().ok());
   std::thread run([&] { server.Run(); });
   {
