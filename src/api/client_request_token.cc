@@ -1,5 +1,6 @@
 #include "api/client_request_token.h"
 
+#include <openssl/sha.h>
 #include <rapidjson/stringbuffer.h>
 
 #include "api/read_charge.h"
@@ -24,12 +25,18 @@ std::string RequestFingerprint(const rapidjson::Value& request, std::string_view
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+std::string RequestDigest(std::string_view fingerprint) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(fingerprint.data()), fingerprint.size(), digest);
+  return std::string(reinterpret_cast<const char*>(digest), sizeof digest);
+}
+
 Result<bool> BeginIdempotent(OperationContext& ctx, const std::string& token, std::string_view tag,
                              std::initializer_list<const char*> members,
                              const std::function<std::vector<table::ReadTarget>()>& targets,
                              std::string_view capacity_mode) {
   if (token.empty()) return false;
-  auto outcome = ctx.idempotency.Begin(token, RequestFingerprint(ctx.request, tag, members));
+  auto outcome = ctx.idempotency.Begin(token, RequestDigest(RequestFingerprint(ctx.request, tag, members)));
   switch (outcome.decision) {
     case txn::IdempotencyCache::Decision::kRun:
       return false;

@@ -12,7 +12,6 @@
 #include <thread>
 #include <vector>
 
-#include <sched.h>
 #include <unistd.h>
 
 #include <boost/asio.hpp>
@@ -22,8 +21,7 @@
 
 #include "api/query_placement.h"
 #include "common/status.h"
-#include "common/yield_pacer.h"
-#include "engine/write_rounds.h"
+#include "engine/engine.h"
 
 namespace monotable::api {
 namespace {
@@ -197,9 +195,8 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
 // of the sockets). Measured against sending each answer as soon as it is computed (bench/RESULTS.md):
 // PutItem takes ~15 % less server CPU a request and GetItem ~7 %, and their p99 halves: the
 // requests' work runs back to back, and a client woken by the first answer finds the others there.
-// The batch is also a write round (engine/write_rounds.h): the log records of the writes among
-// its requests go out together, before any answer. After a batch the thread yields its CPU at
-// most once every 2 ms (common/yield_pacer.h says why).
+// The batch is also a write round (engine/engine.h, log rounds): the log records of the writes among
+// its requests go out together, before any answer.
 class AnswerBatch {
  public:
   explicit AnswerBatch(asio::io_context& io) : io_(io) {}
@@ -221,14 +218,24 @@ class AnswerBatch {
     }
     for (auto& session : sending_) session->SendAnswer();
     sending_.clear();  // keeps the capacity
-    if (yield_pacer_.Due(YieldPacer::Clock::now())) sched_yield();
   }
 
   asio::io_context& io_;
-  YieldPacer yield_pacer_;
   std::vector<std::shared_ptr<SessionBase>> pending_;
   std::vector<std::shared_ptr<SessionBase>> sending_;
 };
+
+// Requests that may write: while the engine stalls writes (Service::WritesStalled), they run on a
+// thread of their own instead of the connection's I/O thread, so a write held back by RocksDB does
+// not hold back every other connection of that thread (their reads are answered meanwhile).
+bool MayWrite(std::string_view target) {
+  static constexpr std::string_view kPrefix = "DynamoDB_20120810.";
+  if (target.substr(0, kPrefix.size()) != kPrefix) return false;
+  const std::string_view op = target.substr(kPrefix.size());
+  return op == "PutItem" || op == "UpdateItem" || op == "DeleteItem" || op == "BatchWriteItem" ||
+         op == "TransactWriteItems" || op == "ExecuteStatement" || op == "BatchExecuteStatement" ||
+         op == "ExecuteTransaction";
+}
 
 // Plain connections use their io_context's own executor type rather than the type-erased
 // any_io_executor of tcp::socket: every read and write otherwise copies, wraps and destroys
@@ -259,8 +266,13 @@ template <typename Stream>
 class Session : public SessionBase {
  public:
   Session(Stream stream, Service& service, SessionRegistry& registry, AnswerBatch& answers,
-          asio::thread_pool* workers)
-      : SessionBase(registry), socket_(std::move(stream)), service_(service), answers_(answers), workers_(workers) {
+          asio::thread_pool* workers, asio::thread_pool& stalled_writes)
+      : SessionBase(registry),
+        socket_(std::move(stream)),
+        service_(service),
+        answers_(answers),
+        workers_(workers),
+        stalled_writes_(stalled_writes) {
     buffer_.reserve(kReadBufferBytes);
   }
 
@@ -366,10 +378,16 @@ class Session : public SessionBase {
     bool http10 = req.version == 10;
 
     const bool is_query = view.target == kQueryTarget;
-    if (workers_ != nullptr && RunsOnWorker(view.target) && !(is_query && query_placement_.Inline())) {
+    asio::thread_pool* elsewhere = nullptr;
+    if (MayWrite(view.target) && service_.WritesStalled()) {
+      elsewhere = &stalled_writes_;
+    } else if (workers_ != nullptr && RunsOnWorker(view.target) && !(is_query && query_placement_.Inline())) {
+      elsewhere = workers_;
+    }
+    if (elsewhere != nullptr) {
       // The connection reads nothing more until this request is answered, so the worker has the
       // request view (and the buffers it points into) to itself until it posts the answer back.
-      asio::post(*workers_, [self = self(), keep_alive, http10, is_query] {
+      asio::post(*elsewhere, [self = self(), keep_alive, http10, is_query] {
         auto out = std::make_shared<HttpResponse>(self->Handle());
         asio::post(self->socket_.get_executor(), [self, out, keep_alive, http10, is_query] {
           if (is_query) self->query_placement_.Record(out->read_work);
@@ -491,6 +509,7 @@ class Session : public SessionBase {
   Service& service_;
   AnswerBatch& answers_;  // the session's I/O thread's
   asio::thread_pool* workers_;  // nullptr: every request runs on the I/O thread
+  asio::thread_pool& stalled_writes_;  // writes while the engine stalls them (MayWrite)
   bool busy_ = false;  // touched only on the session's own I/O thread
   QueryPlacement query_placement_;  // I/O thread only
 };
@@ -537,7 +556,7 @@ struct HttpServer::Impl {
           if (secure) {
             std::make_shared<Session<asio::ssl::stream<tcp::socket>>>(
                 asio::ssl::stream<tcp::socket>(std::move(socket), *tls), service, registry, *answer_batches[index],
-                workers.get())
+                workers.get(), stalled_writes)
                 ->Start();
           } else {
             PlainSocket plain(ios[index]->get_executor());
@@ -551,7 +570,7 @@ struct HttpServer::Impl {
             }
             if (!ec) {
               std::make_shared<Session<PlainSocket>>(std::move(plain), service, registry, *answer_batches[index],
-                                                     workers.get())
+                                                     workers.get(), stalled_writes)
                   ->Start();
             }
           }
@@ -573,6 +592,7 @@ struct HttpServer::Impl {
   std::vector<std::unique_ptr<asio::io_context>> ios;
   std::vector<std::unique_ptr<AnswerBatch>> answer_batches;  // one per I/O thread, as ios
   std::unique_ptr<asio::thread_pool> workers;  // null when heavy operations stay on the I/O threads
+  asio::thread_pool stalled_writes{1};  // MayWrite requests while the engine stalls writes
   std::vector<std::optional<asio::executor_work_guard<asio::io_context::executor_type>>> guards;
   size_t next_io = 0;  // touched only by the accept handlers on context 0
   std::optional<tcp::acceptor> acceptor;
@@ -666,7 +686,7 @@ void HttpServer::Run() {
   for (auto& io : impl_->ios) impl_->guards.emplace_back(asio::make_work_guard(*io));
   std::vector<std::thread> threads;
   // I/O threads leave their commits' log records to their AnswerBatch, which writes them out
-  // before sending the answers (engine/write_rounds.h).
+  // before sending the answers (engine/engine.h, log rounds).
   for (size_t i = 1; i < impl_->ios.size(); ++i) {
     threads.emplace_back([this, i] {
       engine::DeferLogWrites();
@@ -679,6 +699,7 @@ void HttpServer::Run() {
   // A worker still running a request after the drain's grace period posts its answer to a loop
   // that has ended; the loops (and the sessions they hold) outlive this join.
   if (impl_->workers) impl_->workers->join();
+  impl_->stalled_writes.join();
 }
 
 void HttpServer::Stop() {

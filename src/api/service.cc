@@ -172,7 +172,11 @@ std::string_view OperationOf(std::string_view target) {
 }  // namespace
 
 Service::Service(table::Database& db, ServerIdentity identity, Authenticator auth)
-    : db_(db), identity_(std::move(identity)), auth_(std::move(auth)), metrics_(OperationNames()) {
+    : db_(db),
+      identity_(std::move(identity)),
+      idempotency_(db.engine()),
+      auth_(std::move(auth)),
+      metrics_(OperationNames()) {
   // Keyed by the whole X-Amz-Target: the Streams API answers on the same endpoint.
   for (const Operation* op : AllOperations()) operations_.emplace(std::string(kDynamoPrefix) + std::string(op->name), op);
   for (const Operation* op : StreamOperations()) {

@@ -55,6 +55,9 @@ class Service {
   const Metrics& metrics() const { return metrics_; }
   // Text appended to GET /metrics (e.g. the stream triggers'); set before serving.
   void set_extra_metrics(std::function<std::string()> render) { extra_metrics_ = std::move(render); }
+  // The storage engine holds writes back now (engine::Engine::WritesStalled): the HTTP server
+  // keeps write requests off its I/O threads meanwhile.
+  bool WritesStalled() const { return db_.engine().WritesStalled(); }
 
  private:
   HttpResponse Dispatch(HttpRequestView& request);

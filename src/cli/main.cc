@@ -1,5 +1,5 @@
-// monotable command line: `monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]`,
-// `monotable size ...`, `monotable model check FILE [--json]`, `monotable triggers ...`.
+// monotable command line: `monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]`
+// plus the options Usage() lists, `monotable size ...`, `monotable model ...`, `monotable triggers ...`.
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -35,6 +35,8 @@ int Usage(const char* message) {
                "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
                "                       [--threads N] [--workers N] [--region R] [--ttl-period-ms MS]\n"
                "                       [--ttl-change-interval-ms MS] [--credentials FILE] [--triggers FILE]\n"
+               "                       [--block-cache-mb N] [--write-buffer-mb N] [--background-jobs N]\n"
+               "                       [--wal-dir DIR]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "       monotable model check FILE [--json]   (prove a single-table design statically)\n"
                "       monotable triggers (--endpoint URL | --data DIR)\n"
@@ -43,6 +45,13 @@ int Usage(const char* message) {
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
                "  --in-memory    keep everything in memory (for tests)\n"
                "  --sync         fsync the write-ahead log before acknowledging writes\n"
+               "  --block-cache-mb N\n"
+               "                 RocksDB block cache, in MB (default 32; filled as data is read)\n"
+               "  --write-buffer-mb N\n"
+               "                 RocksDB memtable size, in MB (default 32; up to two in memory)\n"
+               "  --background-jobs N\n"
+               "                 RocksDB flush and compaction threads (default 2)\n"
+               "  --wal-dir DIR  RocksDB write-ahead log directory (default: inside --data)\n"
                "  --threads N    I/O threads (default: one per two cores)\n"
                "  --workers N    threads for Query, Scan, batches, transactions and PartiQL (default:\n"
                "                 one per core, none on one core; 0: they run on the I/O threads;\n"
@@ -79,6 +88,7 @@ int Serve(int argc, char** argv) {
   std::string credentials_file;
   bool log_requests = false;
   std::string triggers_file;
+  bool rocksdb_knob_given = false;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -101,6 +111,26 @@ int Serve(int argc, char** argv) {
       db_options.in_memory = true;
     } else if (arg == "--sync") {
       db_options.sync = true;
+    } else if (arg == "--block-cache-mb" || arg == "--write-buffer-mb" || arg == "--background-jobs") {
+      const char* v = value();
+      char* end = nullptr;
+      long long n = v ? std::strtoll(v, &end, 10) : -1;
+      const bool jobs = arg == "--background-jobs";
+      const long long lowest = arg == "--block-cache-mb" ? 0 : 1;
+      if (!v || *end || n < lowest || n > (jobs ? 64 : 1 << 20)) {
+        return Usage((std::string(arg) + (jobs ? " needs a number from 1 to 64"
+                                               : lowest ? " needs a number of MB from 1 to 1048576"
+                                                        : " needs a number of MB from 0 to 1048576")).c_str());
+      }
+      if (jobs) db_options.background_jobs = static_cast<int>(n);
+      else if (arg == "--block-cache-mb") db_options.block_cache_bytes = static_cast<size_t>(n) << 20;
+      else db_options.write_buffer_bytes = static_cast<size_t>(n) << 20;
+      rocksdb_knob_given = true;
+    } else if (arg == "--wal-dir") {
+      const char* v = value();
+      if (!v || !*v) return Usage("--wal-dir needs a directory");
+      db_options.wal_dir = v;
+      rocksdb_knob_given = true;
     } else if (arg == "--threads") {
       const char* v = value();
       if (!v || std::atoi(v) <= 0) return Usage("--threads needs a positive number");
@@ -155,6 +185,9 @@ int Serve(int argc, char** argv) {
     }
   }
   if (data_given && db_options.in_memory) return Usage("--data and --in-memory exclude each other");
+  if (rocksdb_knob_given && db_options.in_memory) {
+    return Usage("--block-cache-mb, --write-buffer-mb, --background-jobs and --wal-dir need a RocksDB --data directory");
+  }
   if (server.tls_cert.empty() != server.tls_key.empty()) return Usage("--tls-cert and --tls-key go together");
 
   std::vector<monotable::triggers::TriggerConfig> triggers;

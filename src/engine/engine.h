@@ -21,8 +21,22 @@
 //   no commit has touched the key's stripe since the token was taken, Commit() knows the value
 //   read is still current and skips re-reading it. A token of 0 (the default) always re-reads.
 // - DeleteRange() removes every key in [lower, upper) (unguarded; used to drop tables); an empty
-//   `upper` means "to the end". It is not serialized against concurrent guarded Commits.
+//   `upper` means "to the end". It is not serialized against concurrent guarded Commits (the
+//   table layer keeps writes out of a range it drops). The space the keys took is given back in
+//   the background (WaitForReclaim() waits for that; tests).
 // - All methods are thread-safe. Errors from the backend surface as kIo / kCorruption.
+//
+// Acknowledging writes (log rounds; every front end must follow this):
+// - By default Commit() and DeleteRange() return only after their log record is handed to the
+//   operating system (EngineOptions::sync: fsynced), so a front end may acknowledge a write as soon
+//   as the call returns OK: a crash of the process loses nothing acknowledged.
+// - A thread that answers requests in batches may call DeferLogWrites() once, to share one log
+//   write among all the commits of a batch. From then on its commits return as soon as they are
+//   applied and visible, with their records still buffered, and the thread MUST call
+//   WriteOutDeferredLogs() and see it return OK before it acknowledges any of them (on an error,
+//   it answers none of them as successful). Other threads are unaffected; the memory engine and
+//   synced commits ignore rounds. (Reads on other threads may see a commit of an open round; a
+//   crash before the write-out loses it, but nobody was told it happened.)
 #pragma once
 
 #include <cstdint>
@@ -80,6 +94,11 @@ struct EngineOptions {
   // group, and cache the latest contents of small ranges within one group. A hint only: every
   // read returns the same keys with or without it. 0: no grouping.
   size_t group_prefix_bytes = 0;
+  // RocksDB's knobs for operators (ignored by the memory engine); the defaults suit a small machine.
+  size_t block_cache_bytes = 32 << 20;   // LRU cache of table-file blocks (filled as read)
+  size_t write_buffer_bytes = 32 << 20;  // a memtable's size before it is flushed (two at most)
+  int background_jobs = 2;               // flush and compaction threads
+  std::string wal_dir = "";              // write-ahead log directory; empty: inside `path`
 };
 
 class Engine {
@@ -99,9 +118,23 @@ class Engine {
   // Approximate bytes stored in [lower, upper); used for sizes the API reports only as estimates.
   virtual uint64_t ApproximateSize(std::string_view lower, std::string_view upper) = 0;
   virtual std::string Name() const = 0;
+  // Waits until the space of every range deleted so far has been given back (tests).
+  virtual void WaitForReclaim() {}
+  // True while the backend holds writes back (RocksDB: a write stall, delayed or stopped, because
+  // flushes or compactions are behind): a Commit may then block for a long time. A front end keeps
+  // such writes off threads that must stay responsive (the HTTP server's I/O threads). A hint,
+  // updated as the condition changes; false when the backend never stalls.
+  virtual bool WritesStalled() const { return false; }
 };
 
 Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options);
 std::unique_ptr<Engine> NewMemoryEngine();
+
+// Log rounds (see the contract above; implemented in write_rounds.cc).
+// Makes the calling thread a round thread. There is no way back.
+void DeferLogWrites();
+// Writes out every log record the calling thread's commits left buffered since the last call;
+// only after it returned OK may the thread acknowledge those commits.
+[[nodiscard]] Status WriteOutDeferredLogs();
 
 }  // namespace monotable::engine

@@ -136,6 +136,7 @@ Status Catalog::Load() {
     MT_ASSIGN_OR_RETURN(TableDescription description, DecodeDescription(it->value()));
     auto handle = std::make_shared<TableHandle>();
     handle->stats = std::make_shared<TableStats>();
+    handle->gate = std::make_shared<TableGate>();
     if (auto found = saved.find(description.key_prefix); found != saved.end()) {
       handle->stats->item_count = found->second.item_count;
       handle->stats->size_bytes = found->second.size_bytes;
@@ -170,6 +171,14 @@ Status Catalog::Load() {
   return Status::Ok();
 }
 
+namespace {
+std::atomic<uint64_t> next_catalog_instance{1};
+}  // namespace
+
+Catalog::Catalog(engine::Engine& engine)
+    : engine_(engine), instance_(next_catalog_instance.fetch_add(1, std::memory_order_relaxed)) {}
+
+
 void Catalog::WaitCounted() {
   if (counter_.joinable()) counter_.join();
 }
@@ -193,9 +202,27 @@ Status Catalog::SaveStatistics() {
 }
 
 std::shared_ptr<const TableHandle> Catalog::Find(std::string_view name) const {
-  std::shared_lock lock(tables_mutex_);
-  auto it = tables_->find(name);
-  return it == tables_->end() ? nullptr : it->second;
+  // The calling thread's copy of the map, of weak references: it keeps no handle alive (requests
+  // in flight do, and the index builder and TTL worker wait for the ones they replaced to go).
+  struct Copy {
+    uint64_t instance = 0, generation = 0;
+    std::map<std::string, std::weak_ptr<const TableHandle>, std::less<>> tables;
+  };
+  thread_local Copy copy;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (attempt == 1 || copy.instance != instance_ || copy.generation != generation_.load(std::memory_order_acquire)) {
+      std::shared_lock lock(tables_mutex_);
+      copy.tables.clear();
+      for (const auto& [table_name, handle] : *tables_) copy.tables.emplace(table_name, handle);
+      copy.generation = generation_.load(std::memory_order_relaxed);  // tables_'s, under the lock
+      copy.instance = instance_;
+    }
+    auto it = copy.tables.find(name);
+    if (it == copy.tables.end()) return nullptr;
+    if (auto handle = it->second.lock()) return handle;
+    // Replaced or dropped since this copy was taken and released by everyone: take a fresh copy.
+  }
+  return nullptr;
 }
 
 std::vector<std::string> Catalog::Names() const {
@@ -230,6 +257,7 @@ void Catalog::Publish(std::shared_ptr<const TableMap> tables) {
   {
     std::unique_lock lock(tables_mutex_);
     tables_.swap(tables);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   // `tables` now holds the previous map: released outside the lock.
 }
@@ -254,6 +282,7 @@ Result<TableDescription> Catalog::Create(TableDescription table) {
   auto handle = std::make_shared<TableHandle>();
   handle->description = std::make_shared<const TableDescription>(table);
   handle->stats = std::make_shared<TableStats>();
+  handle->gate = std::make_shared<TableGate>();
   auto tables = std::make_shared<TableMap>(*Current());
   tables->emplace(table.name, std::move(handle));
   Publish(std::move(tables));
@@ -295,6 +324,7 @@ Result<std::shared_ptr<const TableHandle>> Catalog::UpdateLocked(const TableDesc
   auto handle = std::make_shared<TableHandle>();
   handle->description = std::make_shared<const TableDescription>(table);
   handle->stats = existing->stats;
+  handle->gate = existing->gate;
   auto tables = std::make_shared<TableMap>(*Current());
   (*tables)[table.name] = handle;
   Publish(std::move(tables));
@@ -309,9 +339,18 @@ Result<TableDescription> Catalog::Drop(std::string_view name) {
     return Status::NotFound("Requested resource not found: Table: " + std::string(name) + " not found");
   }
   const TableDescription& table = *existing->description;
+  {
+    // Waits for the writes committing into the table; every later one sees `dropped` and refuses.
+    std::unique_lock gate(existing->gate->mutex);
+    existing->gate->dropped = true;
+  }
   engine::WriteBatch batch;
   batch.mutations.push_back({TableRecordKey(table.name), std::nullopt});
-  MT_RETURN_IF_ERROR(engine_.Commit(batch));
+  if (Status st = engine_.Commit(batch); !st.ok()) {
+    std::unique_lock gate(existing->gate->mutex);
+    existing->gate->dropped = false;  // the table stays
+    return st;
+  }
   auto drop_space = [&](uint32_t prefix) {
     auto [first, last] = KeySpaceRange(prefix);
     return engine_.DeleteRange(first, last);

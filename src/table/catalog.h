@@ -2,7 +2,14 @@
 //
 // Contract:
 // - Readers (every data-plane request) get an immutable snapshot of a table's description
-//   without locking: the catalog publishes a new immutable map on every change (copy-on-write).
+//   without taking any lock: the catalog publishes a new immutable map on every change
+//   (copy-on-write) and bumps a generation number; each thread keeps its own copy of the map of the
+//   generation it last saw, of weak references (it keeps no handle alive: requests in flight do),
+//   and takes the publication lock (shared) only to pick up a newer map, once per thread and change.
+// - Every table has a TableGate, shared by all its handles (an Update keeps it): writes into the
+//   table hold it shared around their engine commit and refuse to commit once it is marked
+//   dropped; Drop() marks it under the exclusive lock (waiting for the commits in flight) before
+//   it deletes the table's key spaces, so no write can land in a dropped table's space.
 // - Create/Update/Drop are serialized among themselves (control plane) and durable when they
 //   return. Create assigns the table id, creation time and fresh engine key spaces.
 // - Each table carries live statistics (item count, bytes) maintained by the write path; a clean
@@ -36,14 +43,20 @@ struct TableStats {
   std::atomic<bool> counted{true};
 };
 
+struct TableGate {
+  std::shared_mutex mutex;  // writes into the table: shared around their commit; Drop: exclusive
+  bool dropped = false;     // under `mutex`
+};
+
 struct TableHandle {
   std::shared_ptr<const TableDescription> description;
   std::shared_ptr<TableStats> stats;
+  std::shared_ptr<TableGate> gate;
 };
 
 class Catalog {
  public:
-  explicit Catalog(engine::Engine& engine) : engine_(engine) {}
+  explicit Catalog(engine::Engine& engine);
 
   // At most this many items are walked by Load() itself; the rest in the background.
   static constexpr uint64_t kSynchronousCountItems = 20000;
@@ -75,7 +88,8 @@ class Catalog {
                                                     const std::function<Status(TableDescription&)>& change);
   // Allocates a fresh key space for a new global secondary index of an existing table.
   Result<uint32_t> NewKeyPrefix();
-  // Removes the table record and its item, index and expiry-index key spaces.
+  // Marks the table dropped (its gate), then removes the table record and its item, index and
+  // expiry-index key spaces; the engine gives their space back in the background.
   Result<TableDescription> Drop(std::string_view name);
 
   using ChangeListener = std::function<void(const TableDescription* before, const TableDescription* after)>;
@@ -95,6 +109,7 @@ class Catalog {
     std::shared_lock lock(tables_mutex_);
     return tables_;
   }
+  friend struct CatalogPeer;  // tests
 
   // Where a table's background walk resumes: [from, upper) of its key space.
   struct PendingCount {
@@ -105,11 +120,13 @@ class Catalog {
   engine::Engine& engine_;
   std::mutex control_mutex_;
   ChangeListener listener_;
-  // Readers share the lock for a map lookup and one reference count; libstdc++'s
-  // atomic<shared_ptr> would instead spin on a lock bit, for a whole time slice when the holder
-  // is preempted.
+  // Publish() replaces tables_ and bumps generation_ under the exclusive lock; a thread whose copy
+  // (Find) is of an older generation, or of another catalog (instance_), takes the lock shared to
+  // copy the map. (libstdc++'s atomic<shared_ptr> would spin on a lock bit on every lookup.)
   mutable std::shared_mutex tables_mutex_;
   std::shared_ptr<const TableMap> tables_ = std::make_shared<const TableMap>();
+  std::atomic<uint64_t> generation_{1};
+  const uint64_t instance_;
   std::jthread counter_;  // the start's background walk; declared last, so stopped first
 };
 

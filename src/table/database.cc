@@ -17,7 +17,13 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   if (options.in_memory) {
     engine = engine::NewMemoryEngine();
   } else {
-    MT_ASSIGN_OR_RETURN(engine, engine::OpenRocksDbEngine({options.path, options.sync, kPartitionPrefixBytes}));
+    MT_ASSIGN_OR_RETURN(engine, engine::OpenRocksDbEngine({.path = options.path,
+                                                            .sync = options.sync,
+                                                            .group_prefix_bytes = kPartitionPrefixBytes,
+                                                            .block_cache_bytes = options.block_cache_bytes,
+                                                            .write_buffer_bytes = options.write_buffer_bytes,
+                                                            .background_jobs = options.background_jobs,
+                                                            .wal_dir = options.wal_dir}));
   }
   auto db = std::make_unique<Database>(std::move(engine));
   db->options_ = options;

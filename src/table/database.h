@@ -37,6 +37,11 @@ struct DatabaseOptions {
   double burst_seconds = Throughput::kDefaultBurstSeconds;  // unused capacity a simulated bucket keeps
   int64_t ttl_period_ms = 1000;         // how often the TTL worker looks for expired items
   int64_t ttl_change_interval_ms = 0;   // UpdateTimeToLive refuses a change this soon after the last (AWS: 1 h)
+  // RocksDB's knobs (engine::EngineOptions; the same small-machine defaults).
+  size_t block_cache_bytes = engine::EngineOptions{}.block_cache_bytes;
+  size_t write_buffer_bytes = engine::EngineOptions{}.write_buffer_bytes;
+  int background_jobs = engine::EngineOptions{}.background_jobs;
+  std::string wal_dir;
 };
 
 // Write units one index arm of a write costs (AWS's ladder, see model/capacity.h).

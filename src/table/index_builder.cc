@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <mutex>
+#include <shared_mutex>
 
 #include "model/item_codec.h"
 #include "table/index_entries.h"
@@ -69,8 +71,12 @@ void IndexBuilder::Backfill(std::stop_token stop, std::string table_name, std::s
   if (!handle) return;
   const IndexDescription* index = handle->description->FindIndex(index_name);
   if (!index) return;
-  Status st = BackfillItems(stop, *handle->description, *index);
+  Status st = BackfillItems(stop, *handle, *index);
   if (stop.stop_requested()) return;  // resumed at the next open
+  {
+    std::shared_lock gate(handle->gate->mutex);
+    if (handle->gate->dropped) return;  // nothing left to activate
+  }
   if (!st.ok()) {
     std::fprintf(stderr, "monotable: backfill of %s.%s failed: %s\n", table_name.c_str(), index_name.c_str(),
                  st.message().c_str());
@@ -92,7 +98,8 @@ void IndexBuilder::Backfill(std::stop_token stop, std::string table_name, std::s
   if (!st.ok()) std::fprintf(stderr, "monotable: activating index failed: %s\n", st.message().c_str());
 }
 
-Status IndexBuilder::BackfillItems(std::stop_token stop, const TableDescription& table, const IndexDescription& index) {
+Status IndexBuilder::BackfillItems(std::stop_token stop, const TableHandle& handle, const IndexDescription& index) {
+  const TableDescription& table = *handle.description;
   auto [first, last] = KeySpaceRange(table.key_prefix);
   auto it = engine_.NewIterator(first, last);
   for (it->SeekToFirst(); it->Valid() && !stop.stop_requested(); it->Next()) {
@@ -108,7 +115,12 @@ Status IndexBuilder::BackfillItems(std::stop_token stop, const TableDescription&
       engine::WriteBatch batch;
       batch.guards.push_back({key, raw});
       batch.mutations.push_back({std::move(entry->key), EncodeItem(entry->projected())});
-      Status st = engine_.Commit(batch);
+      Status st;
+      {
+        std::shared_lock gate(handle.gate->mutex);  // no entry lands in a dropped table's space
+        if (handle.gate->dropped) return Status::Ok();
+        st = engine_.Commit(batch);
+      }
       if (st.ok()) break;
       if (st.code() != ErrorCode::kGuardFailed) return st;
       MT_ASSIGN_OR_RETURN(raw, engine_.Get(key));

@@ -42,7 +42,8 @@ class IndexBuilder {
  private:
   void Backfill(std::stop_token stop, std::string table_name, std::string index_name,
                 std::weak_ptr<const TableHandle> previous);
-  Status BackfillItems(std::stop_token stop, const TableDescription& table, const IndexDescription& index);
+  // Writes the index entries of every item; stops (OK) when the table is dropped meanwhile.
+  Status BackfillItems(std::stop_token stop, const TableHandle& handle, const IndexDescription& index);
 
   engine::Engine& engine_;
   Catalog& catalog_;

@@ -1,5 +1,9 @@
 #include "table/transaction.h"
 
+#include <algorithm>
+#include <mutex>
+#include <shared_mutex>
+
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/change_log.h"
@@ -70,10 +74,31 @@ void RefundWrite(Database& db, const TableHandle& handle, const Item& key, const
                         });
 }
 
+// Commits `batch` while holding the gates of the actions' tables shared (catalog.h): a table
+// dropped meanwhile refuses the write (ResourceNotFoundException, as a write to a table that is
+// gone) instead of leaving its keys in the dropped table's space.
+Status CommitUnlessDropped(Database& db, const std::vector<WriteAction>& actions, const engine::WriteBatch& batch) {
+  std::vector<TableGate*> gates;
+  gates.reserve(actions.size());
+  for (const auto& a : actions) {
+    if (a.table->gate) gates.push_back(a.table->gate.get());
+  }
+  std::sort(gates.begin(), gates.end());
+  gates.erase(std::unique(gates.begin(), gates.end()), gates.end());
+  std::vector<std::shared_lock<std::shared_mutex>> held;
+  held.reserve(gates.size());
+  for (TableGate* gate : gates) {
+    held.emplace_back(gate->mutex);
+    if (gate->dropped) return Status::NotFound("Requested resource not found");
+  }
+  return db.engine().Commit(batch);
+}
+
 }  // namespace
 
 Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
-                                          int max_attempts, Grouping grouping) {
+                                          int max_attempts, Grouping grouping,
+                                          const std::vector<engine::Mutation>& also_commit) {
   const bool each_on_its_own = grouping == Grouping::kEachOnItsOwn;
   std::vector<std::string> keys;
   keys.reserve(actions.size());
@@ -156,7 +181,8 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       return out;
     }
     changes.AppendTo(batch);
-    Status committed = db.engine().Commit(batch);
+    batch.mutations.insert(batch.mutations.end(), also_commit.begin(), also_commit.end());
+    Status committed = CommitUnlessDropped(db, actions, batch);
     changes.Settle();
     if (committed.code() == ErrorCode::kGuardFailed) {
       // Lost a race: the request is charged once, for the attempt that commits (or the last one).

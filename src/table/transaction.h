@@ -60,8 +60,11 @@ enum class WriteCharge { kStandard, kTransactional };
 // All or nothing (transactions, single-item writes), or independent writes sharing a commit.
 enum class Grouping { kAllOrNothing, kEachOnItsOwn };
 
+// `also_commit`: mutations committed in the same engine batch when the actions commit (a
+// ClientRequestToken's record, txn/idempotency.h).
 Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
-                                          int max_attempts = 16, Grouping grouping = Grouping::kAllOrNothing);
+                                          int max_attempts = 16, Grouping grouping = Grouping::kAllOrNothing,
+                                          const std::vector<engine::Mutation>& also_commit = {});
 
 struct ReadTarget {
   std::shared_ptr<const TableHandle> table;

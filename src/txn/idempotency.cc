@@ -1,43 +1,201 @@
 #include "txn/idempotency.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "table/change_log.h"
+#include "table/keys.h"
+
 namespace monotable::txn {
+namespace {
 
-void IdempotencyCache::Expire(Clock::time_point now) {
-  if (now - last_expiry_ < std::chrono::seconds(1)) return;
-  last_expiry_ = now;
-  std::erase_if(entries_, [&](const auto& kv) { return kv.second.done && now - kv.second.finished > window_; });
+// The system key space's records of finished tokens ("K" + token: finish time and digest) and
+// their index in finish-time order ("k" + big-endian finish time + token), for expiry.
+std::string RecordKey(const std::string& token) { return table::PrefixBytes(table::kSystemKeyPrefix) + "K" + token; }
+std::string IndexPrefix() { return table::PrefixBytes(table::kSystemKeyPrefix) + "k"; }
+std::string IndexEnd() { return table::PrefixBytes(table::kSystemKeyPrefix) + "l"; }
+
+void AppendBigEndian64(uint64_t v, std::string& out) {
+  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xFF));
 }
 
-IdempotencyCache::Outcome IdempotencyCache::Begin(const std::string& token, const std::string& fingerprint) {
-  std::lock_guard lock(mutex_);
-  auto now = Clock::now();
-  Expire(now);
-  auto it = entries_.find(token);
-  if (it != entries_.end() && it->second.done && now - it->second.finished > window_) {
-    entries_.erase(it);
-    it = entries_.end();
-  }
-  if (it == entries_.end()) {
-    entries_.emplace(token, Entry{fingerprint, false, {}, {}});
-    return {Decision::kRun, {}};
-  }
-  if (it->second.fingerprint != fingerprint) return {Decision::kMismatch, {}};
-  if (!it->second.done) return {Decision::kInProgress, {}};
-  return {Decision::kReplay, it->second.response};
+uint64_t ReadBigEndian64(std::string_view bytes) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[i]);
+  return v;
 }
 
-void IdempotencyCache::Finish(const std::string& token, std::string response) {
-  std::lock_guard lock(mutex_);
-  auto it = entries_.find(token);
-  if (it == entries_.end()) return;
-  it->second.done = true;
-  it->second.response = std::move(response);
-  it->second.finished = Clock::now();
+std::string IndexKey(int64_t ms, const std::string& token) {
+  std::string key = IndexPrefix();
+  AppendBigEndian64(static_cast<uint64_t>(ms), key);
+  key += token;
+  return key;
+}
+
+}  // namespace
+
+IdempotencyCache::IdempotencyCache(engine::Engine& engine, std::chrono::milliseconds window, size_t capacity,
+                                   Clock clock)
+    : engine_(engine),
+      window_ms_(window.count()),
+      shard_capacity_(std::max<size_t>(1, capacity / kShards)),
+      clock_(clock ? std::move(clock) : Clock(table::SystemNowMs)) {}
+
+int64_t IdempotencyCache::Now() const { return clock_(); }
+
+IdempotencyCache::Shard& IdempotencyCache::ShardOf(const std::string& token) {
+  return shards_[std::hash<std::string>{}(token) % kShards];
+}
+
+// Drops finished entries from the front of the shard's queue while they are past the window or
+// the shard holds more than its share (the engine keeps their records). A queue position whose
+// entry was replaced since (abandoned, run again) is skipped.
+void IdempotencyCache::DropOldLocked(Shard& shard, int64_t now) {
+  while (!shard.finished.empty()) {
+    auto& [finished_ms, token] = shard.finished.front();
+    if (shard.finished.size() <= shard_capacity_ && now - finished_ms <= window_ms_) break;
+    auto it = shard.entries.find(token);
+    if (it != shard.entries.end() && it->second.done && it->second.finished_ms == finished_ms) {
+      shard.entries.erase(it);
+    }
+    shard.finished.pop_front();
+  }
+}
+
+IdempotencyCache::Outcome IdempotencyCache::Begin(const std::string& token, std::string_view digest) {
+  Shard& shard = ShardOf(token);
+  const int64_t now = Now();
+  auto decide = [&](const Entry& e) -> std::optional<Decision> {
+    if (!e.done) return e.digest == digest ? Decision::kInProgress : Decision::kMismatch;
+    if (now - e.finished_ms > window_ms_) return std::nullopt;  // expired: runs again
+    return e.digest == digest ? Decision::kReplay : Decision::kMismatch;
+  };
+  {
+    std::lock_guard lock(shard.mutex);
+    DropOldLocked(shard, now);
+    auto it = shard.entries.find(token);
+    if (it != shard.entries.end()) {
+      if (auto d = decide(it->second)) return {*d};
+      shard.entries.erase(it);
+    }
+  }
+  // Not in memory: the engine may hold the record (finished before a restart, or dropped from
+  // memory). Read outside the lock; what another request did meanwhile is in memory by then.
+  std::optional<Entry> recorded;
+  auto record = engine_.Get(RecordKey(token));
+  if (record.ok() && record->has_value() && (*record)->size() >= 8) {
+    Entry e;
+    e.done = true;
+    e.finished_ms = static_cast<int64_t>(ReadBigEndian64(**record));
+    e.digest = (*record)->substr(8);
+    recorded = std::move(e);
+  } else if (!record.ok()) {
+    // Unknown whether it ran: the client retries later (TransactionInProgressException).
+    std::fprintf(stderr, "monotable: reading a ClientRequestToken record failed: %s\n",
+                 record.status().message().c_str());
+    return {Decision::kInProgress};
+  }
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.entries.find(token);
+  if (it != shard.entries.end()) {
+    if (auto d = decide(it->second)) return {*d};
+    shard.entries.erase(it);
+  }
+  if (recorded) {
+    if (auto d = decide(*recorded)) {
+      shard.finished.emplace_back(recorded->finished_ms, token);
+      shard.entries.emplace(token, std::move(*recorded));
+      DropOldLocked(shard, now);
+      return {*d};
+    }
+  }
+  shard.entries.emplace(token, Entry{std::string(digest), false, 0, 0});
+  return {Decision::kRun};
+}
+
+std::vector<engine::Mutation> IdempotencyCache::RecordMutations(const std::string& token) {
+  if (token.empty()) return {};
+  Shard& shard = ShardOf(token);
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.entries.find(token);
+  if (it == shard.entries.end() || it->second.done) return {};
+  const int64_t now = Now();
+  it->second.record_ms = now;
+  std::string value;
+  AppendBigEndian64(static_cast<uint64_t>(now), value);
+  value += it->second.digest;
+  return {{RecordKey(token), std::move(value)}, {IndexKey(now, token), std::string()}};
+}
+
+void IdempotencyCache::Finish(const std::string& token) {
+  Shard& shard = ShardOf(token);
+  const int64_t now = Now();
+  {
+    std::lock_guard lock(shard.mutex);
+    auto it = shard.entries.find(token);
+    if (it == shard.entries.end() || it->second.done) return;
+    it->second.done = true;
+    it->second.finished_ms = it->second.record_ms != 0 ? it->second.record_ms : now;
+    shard.finished.emplace_back(it->second.finished_ms, token);
+    DropOldLocked(shard, now);
+  }
+  int64_t last = last_expiry_ms_.load(std::memory_order_relaxed);
+  if (now - last >= 1000 && last_expiry_ms_.compare_exchange_strong(last, now)) {
+    std::unique_lock expiring(expiry_mutex_, std::try_to_lock);
+    if (expiring.owns_lock()) {
+      auto expired = ExpireRecords();
+      if (!expired.ok()) {
+        std::fprintf(stderr, "monotable: expiring ClientRequestToken records failed: %s\n",
+                     expired.status().message().c_str());
+      }
+    }
+  }
 }
 
 void IdempotencyCache::Abandon(const std::string& token) {
-  std::lock_guard lock(mutex_);
-  entries_.erase(token);
+  Shard& shard = ShardOf(token);
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.entries.find(token);
+  if (it != shard.entries.end() && !it->second.done) shard.entries.erase(it);
+}
+
+Result<size_t> IdempotencyCache::ExpireRecords() {
+  const int64_t cutoff = Now() - window_ms_;
+  const std::string prefix = IndexPrefix();
+  auto it = engine_.NewIterator(prefix, IndexEnd());
+  engine::WriteBatch batch;
+  size_t expired = 0;
+  for (it->SeekToFirst(); it->Valid() && expired < kExpiryBatch; it->Next()) {
+    std::string_view key = it->key();
+    if (key.size() < prefix.size() + 8) continue;
+    const auto ms = static_cast<int64_t>(ReadBigEndian64(key.substr(prefix.size())));
+    if (ms >= cutoff) break;  // in finish-time order: the rest is younger
+    const std::string token(key.substr(prefix.size() + 8));
+    batch.mutations.push_back({std::string(key), std::nullopt});
+    // The record goes with it unless the token ran again since (a newer record, its own index key).
+    MT_ASSIGN_OR_RETURN(auto record, engine_.Get(RecordKey(token)));
+    if (record && record->size() >= 8 && static_cast<int64_t>(ReadBigEndian64(*record)) == ms) {
+      batch.guards.push_back({RecordKey(token), record});
+      batch.mutations.push_back({RecordKey(token), std::nullopt});
+    }
+    ++expired;
+  }
+  MT_RETURN_IF_ERROR(it->status());
+  if (expired == 0) return size_t{0};
+  Status committed = engine_.Commit(batch);
+  if (committed.code() == ErrorCode::kGuardFailed) return size_t{0};  // a token ran again: next time
+  MT_RETURN_IF_ERROR(committed);
+  return expired;
+}
+
+size_t IdempotencyCache::MemoryEntries() {
+  size_t n = 0;
+  for (Shard& shard : shards_) {
+    std::lock_guard lock(shard.mutex);
+    n += shard.entries.size();
+  }
+  return n;
 }
 
 }  // namespace monotable::txn

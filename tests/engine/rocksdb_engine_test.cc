@@ -1,4 +1,4 @@
-// The RocksDB engine alone: its range cache under concurrent and random writes, its prefix mode for
+// The RocksDB engine alone: range reads under concurrent and random writes, its prefix mode for
 // range reads within a group, reopening a data directory (a clean close leaves no log to replay),
 // and snapshots and iterators that outlive the engine.
 #include "engine/rocksdb/rocksdb_engine.h"
@@ -22,8 +22,8 @@
 namespace monotable::engine {
 namespace {
 
-// RocksDB with groups (the server's setting): small ranges within a group are served from the
-// engine's range cache once read whole (range_cache.h). Readers walking a group's range, whole and
+// RocksDB with groups (the server's setting): small ranges within a group are read in RocksDB's
+// prefix mode. Readers walking a group's range, whole and
 // in part, forward and backward, while a writer updates, inserts and deletes keys in it, must see
 // each commit whole, and never less than the last commit that had finished when they began.
 TEST(RocksDbEngineTest, RangeReadsSeeEveryFinishedCommit) {
@@ -103,7 +103,7 @@ TEST(RocksDbEngineTest, RangeReadsSeeEveryFinishedCommit) {
 
 // RocksDB with groups, one thread: random writes, deletions and range deletions against a model,
 // with walks of ranges within a group (whole, partial, backward, from a key) and snapshot walks
-// between them: every walk returns the model's contents, whether the range cache served it or not.
+// between them: every walk returns the model's contents.
 // Halfway the engine is reopened (its memtable flushed into a table file), so that later walks
 // merge a table file with the memtable, both read in RocksDB's prefix mode.
 TEST(RocksDbEngineTest, GroupRangeReadsMatchModel) {
@@ -275,8 +275,8 @@ TEST(RocksDbEngineTest, SnapshotOutlivingEngineIsSafe) {
   EXPECT_TRUE(r.ok()) << r.status().message();
 }
 
-// With groups, a walk of a small range within one goes into the engine's range cache when it
-// ends: an iterator walked after its engine is gone still reads, and ends, safely.
+// With groups, an iterator over a range within one group walked after its engine is gone still
+// reads, and ends, safely.
 TEST(RocksDbEngineTest, RangeIteratorOutlivingEngineIsSafe) {
   TempDir dir("mt_engine_test_");
   std::unique_ptr<Iterator> it;

@@ -173,7 +173,9 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
     if (!check) apply = LimitItemCollection(ctx.db, *s.table, s.key, std::move(apply));
     writes.push_back({s.table.get(), s.key, std::move(apply), check, nullptr});
   }
-  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
+  // The token's record commits with the transaction: a retry after a crash finds it.
+  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional, 16,
+                                       table::Grouping::kAllOrNothing, ctx.idempotency.RecordMutations(token));
   if (!result.ok() || !result->committed) {
     if (!token.empty()) ctx.idempotency.Abandon(token);
     if (!result.ok()) return result.status();
@@ -193,7 +195,7 @@ Status RunWrites(OperationContext& ctx, const std::vector<PreparedStatement>& st
   ctx.out.StartObject();
   capacity.Write(ctx.out, capacity_mode, false);
   ctx.out.EndObject();
-  if (!token.empty()) ctx.idempotency.Finish(token, "");
+  if (!token.empty()) ctx.idempotency.Finish(token);
   return Status::Ok();
 }
 

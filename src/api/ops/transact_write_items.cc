@@ -201,7 +201,9 @@ Status Run(OperationContext& ctx) {
     };
     writes.push_back({a.table.get(), a.key, std::move(apply), a.kind == Kind::kCheck, std::move(attempted)});
   }
-  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional);
+  // The token's record commits with the transaction: a retry after a crash finds it.
+  auto result = table::WriteAtomically(ctx.db, writes, table::WriteCharge::kTransactional, 16,
+                                       table::Grouping::kAllOrNothing, ctx.idempotency.RecordMutations(token));
   if (!result.ok()) {
     if (!token.empty()) ctx.idempotency.Abandon(token);
     return result.status();
@@ -236,7 +238,7 @@ Status Run(OperationContext& ctx) {
   capacity.Write(ctx.out, capacity_mode, false);
   metrics.Write(ctx.out);
   ctx.out.EndObject();
-  if (!token.empty()) ctx.idempotency.Finish(token, "");
+  if (!token.empty()) ctx.idempotency.Finish(token);
   return Status::Ok();
 }
 

@@ -5,6 +5,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/slice_transform.h>
@@ -12,22 +13,18 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
-#include <future>
 #include <system_error>
 #include <utility>
 
 #include "engine/guarded_commit.h"
-#include "engine/latest_cache.h"
-#include "engine/range_cache.h"
-#include "engine/rocksdb/crc32c_hardware.h"
-#include "engine/rocksdb/fresh_creation.h"
-#include "engine/rocksdb/give_way_collector.h"
-#include "engine/rocksdb/idle_compactor.h"
-#include "engine/rocksdb/memtable_skiplist.h"
-#include "engine/rocksdb/no_options_file.h"
 #include "engine/write_rounds.h"
 
 namespace monotable::engine {
@@ -63,28 +60,21 @@ class StderrLogger : public rocksdb::Logger {
     if (level < GetInfoLogLevel()) return;
     char line[1024];
     std::vsnprintf(line, sizeof line, format, ap);
-    if (IsOptionsFileWarning(line)) return;  // declined on purpose (no_options_file.h)
     std::fprintf(stderr, "monotable: rocksdb: %s\n", line);
   }
 };
 
 rocksdb::Options MakeOptions(const EngineOptions& options) {
   rocksdb::Options o;
-  o.create_if_missing = true;
-  o.max_background_jobs = 2;
+  o.max_background_jobs = std::max(1, options.background_jobs);
+  o.write_buffer_size = std::max<size_t>(options.write_buffer_bytes, 1 << 20);
+  if (!options.wal_dir.empty()) o.wal_dir = options.wal_dir;
   o.max_open_files = 512;
   o.max_file_opening_threads = 1;  // opening table files at start: 16 threads cost more than they save here
   o.compaction_style = rocksdb::kCompactionStyleLevel;
   o.level_compaction_dynamic_level_bytes = true;
-  // Every level compressed, level 0 too, and level 0 compacted at 8 files instead of 4: with
-  // random keys each compaction out of level 0 rewrites the whole base level, so twice the files
-  // a compaction halves those rewrites, and compressed level-0 files make them read less. 4 KB
-  // PutItems after the 200 B ones: 42-46 -> 34-38 us of server CPU a write, flushes and
-  // compactions included (level 0 compressed alone: 40-44); with incompressible values, and for
-  // reads and the other writes, no difference measured. Point reads check at most 8 level-0
-  // filters instead of 4.
+  // Every level compressed (LZ4 where built in); level 0 compacts at RocksDB's default trigger.
   o.compression = PickCompression();
-  o.level0_file_num_compaction_trigger = 8;
   // Compactions read their input files 256 KB at a time (RocksDB 7.8 reads block by block: one
   // pread a data block, and a block holds a single item of 4 KB or more). 4 KB PutItems: the
   // compaction thread's system calls 0.95 -> 0.0002 a write, its CPU 9.4-14.3 -> 5.0-7.2 us a
@@ -99,13 +89,11 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   o.arena_block_size = 1 << 20;
   o.skip_stats_update_on_db_open = true;
   o.avoid_unnecessary_blocking_io = true;  // obsolete files are deleted in the background
-  // Point reads (GetItem, guards, old images) dominate: repeated keys are answered by the
-  // latest-value cache in front of RocksDB (latest_cache.h; no row cache behind it: that held
-  // the same rows again, and cost every Get a lookup and every found row a copy per table file);
-  // data blocks carry a hash index. Every write first reads the key's current image (guards, old
+  // Point reads (GetItem, guards, old images) dominate: data blocks carry a hash index, and the
+  // block cache keeps the blocks read. (No row cache: RocksDB 7.8's row cache does not see range
+  // deletions, so a Get could return a key DeleteRange removed.) Every write first reads the key's current image (guards, old
   // images): a whole-key bloom filter in the memtable spares the skiplist search for keys the
-  // memtable does not hold (268 KB, zeroed at open: about 8 bits a key when the 64 MB memtable
-  // fills with 250-byte items).
+  // memtable does not hold (0.4 % of the memtable's size, zeroed at open).
   o.memtable_whole_key_filtering = true;
   o.memtable_prefix_bloom_size_ratio = 0.004;
   // Concurrent writers wait for the write-group leader by blocking, not by spinning and
@@ -113,22 +101,16 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   o.enable_write_thread_adaptive_yield = false;
   o.enable_pipelined_write = true;  // WAL append and memtable insert of successive write groups overlap
   // Log records wait in RocksDB's buffer until FlushWAL: a commit writes its own out, unless it
-  // was made in a write round (write_rounds.h), which writes out all of its commits' at once.
+  // was made in a log round (engine.h), which writes out all of its commits' at once.
   // Synced commits are written and synced one by one.
   o.manual_wal_flush = !options.sync;
-  // Memtable: a skip list with the bytewise comparison inlined (memtable_skiplist.h says why). It
-  // takes one writer at a time: the leader of each memtable write group inserts the group's batches.
-  auto memtables = std::make_shared<BytewiseSkipListFactory>();
-  o.memtable_factory = memtables;
-  o.allow_concurrent_memtable_write = false;
-  // Flushes and compactions give way to the request threads every 300 us while no flush is behind
-  // (give_way_collector.h), which shortens the write tail but also their share of a busy CPU: a
-  // third memtable lets the writes go on while a flush catches up (RocksDB stops writes when every
-  // memtable is full). It takes memory only while a flush is behind.
-  o.table_properties_collector_factories.push_back(std::make_shared<GiveWayCollectorFactory>(memtables->live_memtables()));
-  o.max_write_buffer_number = 3;
+  // Memtables: RocksDB's default skip list.
   rocksdb::BlockBasedTableOptions t;
-  t.block_cache = rocksdb::NewLRUCache(64 << 20);
+  if (options.block_cache_bytes == 0) {
+    t.no_block_cache = true;
+  } else {
+    t.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  }
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   t.data_block_index_type = rocksdb::BlockBasedTableOptions::kDataBlockBinaryAndHash;
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
@@ -137,6 +119,19 @@ rocksdb::Options MakeOptions(const EngineOptions& options) {
   if (options.group_prefix_bytes > 0) o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(options.group_prefix_bytes));
   return o;
 }
+
+// Follows RocksDB's write-stall condition (EventListener::OnStallConditionsChanged) for
+// Engine::WritesStalled().
+class StallListener : public rocksdb::EventListener {
+ public:
+  void OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) override {
+    stalled_.store(info.condition.cur != rocksdb::WriteStallCondition::kNormal, std::memory_order_relaxed);
+  }
+  bool stalled() const { return stalled_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> stalled_{false};
+};
 
 class RocksSnapshot : public Snapshot {
  public:
@@ -223,17 +218,25 @@ class RocksIterator : public Iterator {
 
 class RocksDbEngine : public Engine, public DeferredLog {
  public:
-  // `creation`, when valid, makes a newly created directory durable (fresh_creation.h): writes
-  // wait for it.
-  RocksDbEngine(DbPtr db, const EngineOptions& options, std::shared_future<Status> creation)
+  RocksDbEngine(DbPtr db, const EngineOptions& options, std::shared_ptr<StallListener> stalls)
       : db_(std::move(db)),
-        creation_(std::move(creation)),
-        creation_durable_(!creation_.valid()),
-        latest_(kLatestCacheBytes),
-        ranges_(std::make_shared<RangeCache>(kRangeCacheBytes, options.group_prefix_bytes)),
+        stalls_(std::move(stalls)),
+        group_prefix_bytes_(options.group_prefix_bytes),
         committer_([this](std::string_view key) { return GetForWrite(key); },
                    [this](const std::vector<Mutation>& mutations) { return Apply(mutations); }) {
     write_options_.sync = options.sync;
+  }
+
+  ~RocksDbEngine() override {
+    {
+      std::lock_guard lock(reclaim_mutex_);
+      reclaim_stop_ = true;
+    }
+    reclaim_wake_.notify_all();
+    if (reclaimer_.joinable()) {
+      db_->DisableManualCompaction();  // a compaction still running returns at once
+      reclaimer_.join();
+    }
   }
 
   std::shared_ptr<const Snapshot> GetSnapshot() override {
@@ -243,7 +246,7 @@ class RocksDbEngine : public Engine, public DeferredLog {
   Result<std::optional<std::string>> Get(std::string_view key,
                                          const Snapshot* snapshot) override {
     rocksdb::ReadOptions ro;
-    if (snapshot == nullptr) return ReadLatest(key, ro, /*keep=*/true);
+    if (snapshot == nullptr) return Read(key, ro);
     auto* snap = dynamic_cast<const RocksSnapshot*>(snapshot);
     if (snap == nullptr || snap->db() != db_.get()) {
       return Status::Internal("snapshot belongs to another engine");
@@ -258,20 +261,17 @@ class RocksDbEngine : public Engine, public DeferredLog {
   Result<std::optional<std::string>> GetForWrite(std::string_view key) override {
     rocksdb::ReadOptions ro;
     ro.fill_cache = false;
-    return ReadLatest(key, ro, /*keep=*/false);
+    return Read(key, ro);
   }
 
   std::unique_ptr<Iterator> NewIterator(std::string lower, std::string upper,
                                         std::shared_ptr<const Snapshot> snapshot) override {
     auto snap = std::dynamic_pointer_cast<const RocksSnapshot>(snapshot);
     if (snap != nullptr && snap->db() != db_.get()) snap = nullptr;
-    const bool within_group = ranges_->Cacheable(lower, upper);
-    if (snap == nullptr && within_group) {
-      uint64_t token = 0;
-      if (auto cached = ranges_->Lookup(lower, upper, &token)) return cached;
-      auto inner = std::make_unique<RocksIterator>(db_, nullptr, lower, upper, true);  // after the token
-      return RangeCache::Recording(ranges_, std::move(inner), std::move(lower), std::move(upper), token);
-    }
+    // Both bounds in one group: every key in the range has the group prefix.
+    const bool within_group = group_prefix_bytes_ > 0 && lower.size() >= group_prefix_bytes_ &&
+                              upper.size() >= group_prefix_bytes_ &&
+                              lower.compare(0, group_prefix_bytes_, upper, 0, group_prefix_bytes_) == 0;
     return std::make_unique<RocksIterator>(db_, std::move(snap), std::move(lower), std::move(upper), within_group);
   }
 
@@ -282,13 +282,18 @@ class RocksDbEngine : public Engine, public DeferredLog {
     std::string end;
     MT_RETURN_IF_ERROR(EffectiveUpper(lower, upper, &end));
     if (end.empty() || std::string_view(end) <= lower) return Status::Ok();
-    MT_RETURN_IF_ERROR(AwaitCreation());
-    latest_.BeginWriteAll();
-    ranges_->BeginWriteAll();
     Status s = FromRocks(db_->DeleteRange(write_options_, db_->DefaultColumnFamily(), ToSlice(lower), end));
-    ranges_->EndWriteAll();
-    latest_.EndWriteAll();
-    return s.ok() ? LogWritten() : s;
+    MT_RETURN_IF_ERROR(s);
+    MT_RETURN_IF_ERROR(LogWritten());
+    Reclaim(std::string(lower), std::move(end));
+    return Status::Ok();
+  }
+
+  bool WritesStalled() const override { return stalls_->stalled(); }
+
+  void WaitForReclaim() override {
+    std::unique_lock lock(reclaim_mutex_);
+    reclaim_idle_.wait(lock, [&] { return reclaim_stop_ || (reclaim_queue_.empty() && !reclaim_busy_); });
   }
 
   uint64_t ApproximateSize(std::string_view lower, std::string_view upper) override {
@@ -310,10 +315,6 @@ class RocksDbEngine : public Engine, public DeferredLog {
 
  private:
   Status Apply(const std::vector<Mutation>& mutations) {
-    MT_RETURN_IF_ERROR(AwaitCreation());
-    if (!idle_compactor_started_.load(std::memory_order_relaxed) && !idle_compactor_started_.exchange(true)) {
-      idle_compactor_ = std::make_unique<IdleCompactor>(db_.get(), IdleCompactor::Options{});
-    }
     // The batch's buffer sized once (grown as it fills, a 4 KB item took three allocations and
     // copies): RocksDB's 12-byte header (sequence, count), then per record a tag byte and two
     // varint32 lengths of at most 5 bytes each before the key and value bytes.
@@ -324,18 +325,11 @@ class RocksDbEngine : public Engine, public DeferredLog {
       bytes += kRecordOverheadBytes + m.key.size() + (m.value ? m.value->size() : 0);
     }
     rocksdb::WriteBatch wb(bytes);
-    std::vector<std::string_view> keys;
-    keys.reserve(mutations.size());
     for (const Mutation& m : mutations) {
       rocksdb::Status s = m.value ? wb.Put(m.key, *m.value) : wb.Delete(m.key);
       if (!s.ok()) return FromRocks(s);
-      keys.push_back(m.key);
     }
-    latest_.BeginWrite(keys);
-    ranges_->BeginWrite(keys);
     Status s = FromRocks(db_->Write(write_options_, &wb));
-    ranges_->EndWrite(keys);
-    latest_.EndWrite(keys);
     return s.ok() ? LogWritten() : s;
   }
 
@@ -347,24 +341,40 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return std::optional<std::string>(std::move(value));
   }
 
-  // The latest committed value, from the latest-value cache when it has the key; `keep` puts
-  // what RocksDB returned there.
-  Result<std::optional<std::string>> ReadLatest(std::string_view key, const rocksdb::ReadOptions& ro,
-                                                bool keep) {
-    uint64_t token = 0;
-    if (auto cached = latest_.Lookup(key, &token)) return cached;
-    auto value = Read(key, ro);
-    if (keep && value.ok() && value->has_value()) latest_.Fill(key, token, **value);
-    return value;
+  // The keys DeleteRange removed are hidden by a range tombstone, but their table files stay until
+  // a compaction rewrites them: a background thread compacts each deleted range (down to the last
+  // level, where the tombstone and what it covers are dropped), one at a time.
+  void Reclaim(std::string lower, std::string upper) {
+    {
+      std::lock_guard lock(reclaim_mutex_);
+      if (reclaim_stop_) return;
+      reclaim_queue_.emplace_back(std::move(lower), std::move(upper));
+      if (!reclaimer_.joinable()) reclaimer_ = std::thread([this] { RunReclaims(); });
+    }
+    reclaim_wake_.notify_one();
   }
 
-  // Nothing is written before the directory's creation is durable: a power loss until then can
-  // leave files that do not open, and the database is then created afresh.
-  Status AwaitCreation() {
-    if (creation_durable_.load(std::memory_order_acquire)) return Status::Ok();
-    Status s = creation_.get();
-    if (s.ok()) creation_durable_.store(true, std::memory_order_release);
-    return s;
+  void RunReclaims() {
+    std::unique_lock lock(reclaim_mutex_);
+    while (true) {
+      reclaim_wake_.wait(lock, [&] { return reclaim_stop_ || !reclaim_queue_.empty(); });
+      if (reclaim_stop_) break;
+      auto [lower, upper] = std::move(reclaim_queue_.front());
+      reclaim_queue_.pop_front();
+      reclaim_busy_ = true;
+      lock.unlock();
+      rocksdb::CompactRangeOptions co;
+      co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
+      rocksdb::Slice begin(lower), end(upper);
+      rocksdb::Status s = db_->CompactRange(co, &begin, &end);
+      if (!s.ok() && !s.IsIncomplete()) {  // Incomplete: stopped by the shutdown
+        std::fprintf(stderr, "monotable: rocksdb: reclaiming a dropped range failed: %s\n", s.ToString().c_str());
+      }
+      lock.lock();
+      reclaim_busy_ = false;
+      reclaim_idle_.notify_all();
+    }
+    reclaim_idle_.notify_all();
   }
 
   Status WriteOutLog() override { return FromRocks(db_->FlushWAL(/*sync=*/false)); }
@@ -393,80 +403,94 @@ class RocksDbEngine : public Engine, public DeferredLog {
     return Status::Ok();
   }
 
-  // Point reads of recently read keys skip RocksDB's Get (see latest_cache.h), and reads of
-  // recently read small ranges within one group (a partition: Query) its iterators (range_cache.h).
-  static constexpr size_t kLatestCacheBytes = 32 << 20;
-  static constexpr size_t kRangeCacheBytes = 16 << 20;
-
   DbPtr db_;
-  std::shared_future<Status> creation_;  // declared after db_: destroyed (waited for) first
-  std::atomic<bool> creation_durable_;
-  LatestCache latest_;
-  std::shared_ptr<RangeCache> ranges_;  // shared with the iterators recording for it
+  std::shared_ptr<StallListener> stalls_;
+  size_t group_prefix_bytes_;
   rocksdb::WriteOptions write_options_;
   GuardedCommitter committer_;
-  // Started by the first write (a server that only reads has no level 0 to compact, and its start
-  // creates one thread fewer; concurrent first writes leave it to the one that set the flag);
-  // declared last, so destroyed first, while db_ is open.
-  std::atomic<bool> idle_compactor_started_{false};
-  std::unique_ptr<IdleCompactor> idle_compactor_;
+  // Reclaim(): ranges deleted and not yet compacted, and the thread (started by the first) that
+  // compacts them; stopped and joined by the destructor, before db_ can go.
+  std::mutex reclaim_mutex_;
+  std::condition_variable reclaim_wake_, reclaim_idle_;
+  std::deque<std::pair<std::string, std::string>> reclaim_queue_;
+  bool reclaim_busy_ = false;
+  bool reclaim_stop_ = false;
+  std::thread reclaimer_;
 };
 
-// One DB::Open, without an OPTIONS file (no_options_file.h). A directory without a CURRENT file is
-// a database RocksDB creates: it is created without RocksDB's syncs, and `creation` makes it
-// durable in the background (fresh_creation.h).
-rocksdb::Status OpenOnce(const EngineOptions& options, DbPtr* db, std::shared_future<Status>* creation) {
+// What DB::Open may do with `path`: open the database there, or create one when the directory is
+// new or empty. A directory that holds files but no CURRENT file is refused: RocksDB would create
+// a database over it and delete the table and log files it does not know (lost data, if the
+// directory was a damaged database or someone else's).
+Status CheckOpenable(const EngineOptions& options, bool* create) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  bool creating = !std::filesystem::exists(std::filesystem::path(options.path) / "CURRENT", ec) && !ec;
-  rocksdb::Options o = MakeOptions(options);
-  std::shared_ptr<rocksdb::FileSystem> fs = std::make_shared<NoOptionsFileSystem>(rocksdb::FileSystem::Default());
-  std::shared_ptr<DeferredSyncFileSystem> deferred;
-  if (creating) fs = deferred = std::make_shared<DeferredSyncFileSystem>(fs);
-  std::shared_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(fs);  // outlives the DB: the handle's deleter holds it
-  o.env = env.get();
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
-  if (!s.ok()) return s;
-  *db = DbPtr(raw, [env](rocksdb::DB* d) {
-    // A clean shutdown leaves the memtables in table files and nothing unsynced: the next open
-    // then has no log to replay (replaying and flushing 22 MB of log took ~0.25 s of a restart).
-    d->Flush(rocksdb::FlushOptions()).PermitUncheckedError();
-    d->FlushWAL(/*sync=*/true).PermitUncheckedError();
-    d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
-    delete d;
-  });
-  if (creating) {
-    *creation = std::async(std::launch::async, [deferred, path = options.path] {
-                  return FromRocks(deferred->EndDeferral(path));
-                }).share();
+  const fs::path dir(options.path);
+  if (fs::exists(dir / "CURRENT", ec)) {
+    *create = false;
+    return Status::Ok();
   }
-  return s;
+  if (ec) return Status::Io("rocksdb: cannot read " + options.path + ": " + ec.message());
+  *create = true;
+  // The first file in `d`, if any (a leftover empty LOCK alone, from a creation stopped at once, is
+  // harmless and does not count).
+  auto first_file = [](const fs::path& d) -> std::string {
+    std::error_code e;
+    if (!fs::exists(d, e)) return "";
+    for (const auto& entry : fs::directory_iterator(d, e)) {
+      if (entry.path().filename() == "LOCK" && fs::is_regular_file(entry, e) && fs::file_size(entry, e) == 0) continue;
+      return entry.path().filename().string();
+    }
+    return "";
+  };
+  std::string found = first_file(dir);
+  std::string where = options.path;
+  if (found.empty() && !options.wal_dir.empty() && fs::path(options.wal_dir) != dir) {
+    found = first_file(options.wal_dir);
+    where = options.wal_dir + " (the WAL directory)";
+  }
+  if (!found.empty()) {
+    return Status::Io("rocksdb: " + where + " holds files (" + found + ") but " + options.path +
+                      " has no CURRENT file: it is not a database, or a damaged one (CURRENT names the "
+                      "database's MANIFEST). Refusing to open it; nothing was changed. Use a new or empty "
+                      "directory, or restore the database's CURRENT file");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options) {
   if (options.path.empty()) return Status::Io("rocksdb: empty database path");
-  // Keeps crc32c_hardware.cc, which replaces RocksDB's software CRC32C, in every link with this.
-  static_cast<void>(HardwareCrc32cInUse());
   std::error_code ec;
   std::filesystem::create_directories(options.path, ec);
   if (ec) return Status::Io("rocksdb: cannot create " + options.path + ": " + ec.message());
-
-  DbPtr db;
-  std::shared_future<Status> creation;
-  rocksdb::Status s = OpenOnce(options, &db, &creation);
-  if ((s.IsCorruption() || s.IsPathNotFound()) && HoldsNoData(options.path)) {
-    // What a power loss during a creation can leave: files that do not open, and no data. (Not
-    // any failure: a second open of a live database fails on its lock.)
-    if (ClearForRecreation(options.path).ok()) {
-      std::fprintf(stderr, "monotable: rocksdb: %s did not open (%s) and holds no data: created afresh\n",
-                   options.path.c_str(), s.ToString().c_str());
-      s = OpenOnce(options, &db, &creation);
-    }
+  if (!options.wal_dir.empty()) {
+    std::filesystem::create_directories(options.wal_dir, ec);
+    if (ec) return Status::Io("rocksdb: cannot create " + options.wal_dir + ": " + ec.message());
   }
-  if (!s.ok()) return FromRocks(s);
-  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options, std::move(creation)));
+  bool create = false;
+  MT_RETURN_IF_ERROR(CheckOpenable(options, &create));
+  rocksdb::Options o = MakeOptions(options);
+  o.create_if_missing = create;  // never over an existing database that did not open
+  auto stalls = std::make_shared<StallListener>();
+  o.listeners.push_back(stalls);
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(o, options.path, &raw);
+  if (!s.ok()) {
+    Status st = FromRocks(s);
+    return Status(st.code(), "rocksdb: cannot open the database in " + options.path + " (nothing was deleted or "
+                                 "recreated): " + s.ToString());
+  }
+  DbPtr db(raw, [](rocksdb::DB* d) {
+    // A clean shutdown leaves the memtables in table files and nothing unsynced: the next open
+    // then has no log to replay.
+    d->Flush(rocksdb::FlushOptions()).PermitUncheckedError();
+    d->FlushWAL(/*sync=*/true).PermitUncheckedError();
+    d->Close().PermitUncheckedError();  // nothing can still reference it; errors are logged
+    delete d;
+  });
+  return std::unique_ptr<Engine>(std::make_unique<RocksDbEngine>(std::move(db), options, std::move(stalls)));
 }
 
 }  // namespace monotable::engine
