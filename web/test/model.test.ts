@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildPatternRequest, classify, formatValue, matchesTemplate, parseModel, parseTemplate, renderPrefix } from '../src/model';
 import type { Model } from '../src/model';
 import type { TableDescription } from '../src/types';
+import ecommerceText from '../../examples/models/ecommerce.yaml?raw';
 
-const ecommerce = parseModel(readFileSync(new URL('../../examples/models/ecommerce.yaml', import.meta.url), 'utf8'));
+const ecommerce = parseModel(ecommerceText);
 
 const gsi = (name: string) => ({
   IndexName: name,

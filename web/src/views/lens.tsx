@@ -373,7 +373,7 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
         {entities.length > 0 && (
           <div class="legend" style={{ marginTop: '8px' }} data-testid="legend">
             <span class="muted" style={{ fontSize: '12px' }}>
-              entities (from key prefixes):
+              entities ({loadedModel() ? `by the model ${loadedModel()!.model.name ?? loadedModel()!.file}, else key prefixes` : 'from key prefixes'}):
             </span>
             {entities.map(([e, n]) => (
               <span>
