@@ -11,6 +11,7 @@ import { TransferView } from './views/transfer';
 import { StreamView } from './views/stream';
 import { PartiqlView } from './views/partiql';
 import { HeatView } from './views/heat';
+import { ModelView } from './views/model';
 
 interface Route {
   page: string;
@@ -27,6 +28,7 @@ function parseRoute(): Route {
 
 const TABLE_PAGES = [
   { id: 'lens', label: 'Collection lens' },
+  { id: 'model', label: 'Model' },
   { id: 'query', label: 'Query & Scan' },
   { id: 'transfer', label: 'Import / Export' },
   { id: 'stream', label: 'Stream' },
@@ -93,6 +95,7 @@ export function App() {
   else if (route.page === 'lens') page = <LensView key={table.TableName} table={table} params={route.params} />;
   else if (route.page === 'query') page = <QueryView key={table.TableName} table={table} params={route.params} />;
   else if (route.page === 'transfer') page = <TransferView key={table.TableName} table={table} />;
+  else if (route.page === 'model') page = <ModelView key={table.TableName} table={table} />;
   else if (route.page === 'heat') page = <HeatView key={table.TableName} table={table} />;
   else page = <StreamView key={table.TableName} table={table} />;
 

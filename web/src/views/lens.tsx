@@ -4,7 +4,7 @@
 // absent from it (sparse indexes).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call } from '../api';
-import { colourOf, entityOf } from '../entity';
+import { colourOf, entityOf, loadedModel } from '../entity';
 import type { ConsumedCapacity, Item, KeyView, TableDescription } from '../types';
 import { attributeType, compareKeys, keyId, keyOf, keyText, missingKeys, scalar, show, viewsOf } from '../values';
 import { ErrorBox, useShared } from '../ui';
@@ -291,7 +291,7 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
     };
   }, [t, source, value, version]);
 
-  const placed = useMemo(() => (items ?? []).map((item) => ({ item, entity: entityOf(t, item) })), [items, t]);
+  const placed = useMemo(() => (items ?? []).map((item) => ({ item, entity: entityOf(t, item) })), [items, t, loadedModel()]);
   const entities = useMemo(() => {
     const m = new Map<string, number>();
     for (const p of placed) m.set(p.entity, (m.get(p.entity) ?? 0) + 1);
@@ -373,7 +373,7 @@ export function LensView(props: { table: TableDescription; params: URLSearchPara
         {entities.length > 0 && (
           <div class="legend" style={{ marginTop: '8px' }} data-testid="legend">
             <span class="muted" style={{ fontSize: '12px' }}>
-              entities (from key prefixes):
+              entities ({loadedModel() ? `by the model ${loadedModel()!.model.name ?? loadedModel()!.file}, else key prefixes` : 'from key prefixes'}):
             </span>
             {entities.map(([e, n]) => (
               <span>
