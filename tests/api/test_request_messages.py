@@ -74,8 +74,13 @@ def test_create_table_without_a_name(server):
 
 @pytest.mark.parametrize("op", ["BatchGetItem", "BatchWriteItem"])
 def test_empty_request_items(server, op):
-    # error-messages/batchGetItem.test.ts and batchWriteItem.test.ts.
-    assert answer(server, op, {"RequestItems": {}}) == (VALIDATION, f"The requestItems parameter is required for {op}")
+    # error-messages/batchGetItem.test.ts and batchWriteItem.test.ts: by AWS's 2026-09-02 sweep every region
+    # but me-central-1 answered an empty BatchGetItem in the constraint framework's words; BatchWriteItem
+    # keeps its own sentence.
+    expected = ("1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must "
+                "have length greater than or equal to 1") if op == "BatchGetItem" else \
+        "The requestItems parameter is required for BatchWriteItem"
+    assert answer(server, op, {"RequestItems": {}}) == (VALIDATION, expected)
     assert answer(server, op, {}) == (VALIDATION, "1 validation error detected: Value null at 'requestItems' failed "
                                                   "to satisfy constraint: Member must not be null")
     # A constraint violation elsewhere is reported first, in the framework's words.

@@ -782,3 +782,25 @@ def test_create_tag_limits(server):
         "or equal to 256",
         "Value '' at 'tags.2.member.key' failed to satisfy constraint: Member must have length greater than or equal "
         "to 1"])
+
+
+def test_projected_attributes_are_limited_to_100_over_all_indexes(server, ddb):
+    # API reference, Projection.NonKeyAttributes: "the total count of NonKeyAttributes summed across all
+    # of the secondary indexes, must not exceed 100. If you project the same attribute into two different
+    # indexes, this counts as two distinct attributes". Six GSIs projecting the same 17 names: 102.
+    include = {"ProjectionType": "INCLUDE", "NonKeyAttributes": [f"x{i}" for i in range(17)]}
+    over = [gsi(f"g{n}x", ks(("b", "HASH")), include, throughput=None) for n in range(6)]
+    body = {"TableName": unique_name(), "AttributeDefinitions": ad(("a", "S"), ("b", "S")), "KeySchema": HASH_A,
+            "GlobalSecondaryIndexes": over, "BillingMode": "PAY_PER_REQUEST"}
+    assert_validation(server, "CreateTable", body,
+                      INVALID + "Number of projected attributes in all indexes exceeds limit of 100")
+    # Five of twenty are exactly 100: accepted. A sixth index by UpdateTable passes the limit.
+    twenty = {"ProjectionType": "INCLUDE", "NonKeyAttributes": [f"x{i}" for i in range(20)]}
+    body["GlobalSecondaryIndexes"] = [gsi(f"g{n}x", ks(("b", "HASH")), twenty, throughput=None) for n in range(5)]
+    ddb.create_table(**body)
+    assert_validation(server, "UpdateTable", {
+        "TableName": body["TableName"], "AttributeDefinitions": ad(("b", "S")),
+        "GlobalSecondaryIndexUpdates": [{"Create": gsi("g5x", ks(("b", "HASH")),
+                                                       {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["y"]},
+                                                       throughput=None)}]},
+        INVALID + "Number of projected attributes in all indexes exceeds limit of 100")

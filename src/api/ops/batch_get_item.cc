@@ -44,12 +44,15 @@ struct TableRequest {
   bool consistent = false;
 };
 
-// An empty RequestItems map is refused in words of its own, after the shape's constraints
-// (dynamodb-conformance's error-messages/batch*Item.test.ts, recorded against AWS in 2026; a few
-// regions have started to answer in the constraint framework's words instead).
+// An empty RequestItems map is refused after the shape's constraints, in the constraint framework's
+// words (dynamodb-conformance's error-messages/batchGetItem.test.ts: by AWS's 2026-09-02 sweep every
+// region but me-central-1 had moved from "The requestItems parameter is required for BatchGetItem";
+// BatchWriteItem keeps its own sentence).
 Status Validate(OperationContext& ctx) {
   if (Member(ctx.request, "RequestItems")->ObjectEmpty()) {
-    return Status::Validation("The requestItems parameter is required for BatchGetItem");
+    return Status::Validation(
+        "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length "
+        "greater than or equal to 1");
   }
   return Status::Ok();
 }
