@@ -97,7 +97,7 @@ function go(op: Operation, r: Request, endpoint: string): string {
     else if (k === 'Select') lines.push(`${t}${k}: types.Select${String(v).toLowerCase().replace(/(^|_)([a-z])/g, (_m: string, _u: string, c: string) => c.toUpperCase())},`);
     else lines.push(`${t}${k}: aws.String(${JSON.stringify(v)}),`);
   }
-  const usesBinary = JSON.stringify(r).includes('"B');
+  const usesBinary = /"BS?":/.test(JSON.stringify(r));
   return `package main
 
 import (
@@ -164,7 +164,7 @@ function java(op: Operation, r: Request): string {
     else if (typeof v === 'number' || typeof v === 'boolean') calls.push(`${i}.${lower(k)}(${v})`);
     else calls.push(`${i}.${lower(k)}(${JSON.stringify(v)})`);
   }
-  const usesBinary = JSON.stringify(r).includes('"B');
+  const usesBinary = /"BS?":/.test(JSON.stringify(r));
   return `import java.net.URI;
 ${usesBinary ? 'import java.util.Base64;\n' : ''}import java.util.List;
 import java.util.Map;
