@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nestedFilterStep } from './filter-steps.mjs';
 import { startServer } from './server.mjs';
 
 // Sample single-table data (an online shop): users with their orders and an address in one
@@ -310,6 +311,7 @@ export const steps = [
       await page.getByTestId('mode-Query').click();
     },
   },
+  nestedFilterStep,
   {
     name: 'bulk-delete-two-items',
     fullPage: true,
