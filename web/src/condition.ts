@@ -207,7 +207,7 @@ export function dynamoDialect(w: ExpressionWriter): Dialect {
 export const partiqlDialect: Dialect = {
   path: (p) => partiqlPath(splitPath(p)),
   value: (v) => {
-    if ('B' in v || 'BS' in v) throw new NotInPartiql('PartiQL has no literal for binary values: the request above has them as :values');
+    if ('B' in v || 'BS' in v) throw new NotInPartiql('it has no literal for binary values, B and BS');
     return partiqlValue(v);
   },
   exists: (p, yes) => `${p} IS ${yes ? 'NOT ' : ''}MISSING`,

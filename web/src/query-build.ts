@@ -59,7 +59,7 @@ export function buildRequest(t: TableDescription, s: QuerySpec): { request: Requ
     if (pf) where.push(pf);
   } catch (e) {
     if (!(e instanceof NotInPartiql)) throw e;
-    partiqlNote = `-- the filter is not expressible in PartiQL: ${e.message}\n`;
+    partiqlNote = `-- the filter is not expressible in PartiQL (${e.message}): this statement leaves it out\n`;
   }
   const proj = s.count ? [] : s.projection.split(',').map((p) => p.trim()).filter(Boolean);
   if (proj.length) r.ProjectionExpression = proj.map((p) => w.path(p)).join(', ');

@@ -2,7 +2,6 @@
 // to any depth, written with parentheses) and conditions (a path or size(path), an operator, and
 // operands that are typed values or other paths). Test ids carry the node's place, e.g.
 // filter-2-0 is the first condition of the root's third child (a group, group-2).
-import { Fragment } from 'preact';
 import {
   appendAt, arity, FILTER_OPS, hasConditions, newCondition, newGroup, operandError, operandKinds, PLACEHOLDERS,
   readableDialect, removeAt, SIZE_OPS, updateAt, VALUE_KINDS, withOp, writeTree,
@@ -148,7 +147,7 @@ function Condition(props: { c: FilterCondition; at: Place; edit: Edit; remove: (
       )}
       {c.op !== 'attribute_type' &&
         c.operands.map((o, i) => (
-          <Fragment key={i}>
+          <span class="funit" key={i}>
             {i > 0 && <span class="muted">{n === 2 ? 'and' : ','}</span>}
             <OperandInput o={o} i={i} kinds={operandKinds(c.op)} onChange={(p) => setOperand(i, p)} />
             {n === 'list' && c.operands.length > 1 && (
@@ -156,7 +155,7 @@ function Condition(props: { c: FilterCondition; at: Place; edit: Edit; remove: (
                 ✕
               </button>
             )}
-          </Fragment>
+          </span>
         ))}
       {n === 'list' && (
         <button data-testid="f-add-value" title="another operand for IN" onClick={() => set((x) => ({ ...x, operands: [...x.operands, { kind: x.operands[x.operands.length - 1]?.kind ?? 'S', text: '' }] }))}>
@@ -191,7 +190,7 @@ function OperandInput(props: { o: Operand; i: number; kinds: OperandKind[]; onCh
           <optgroup label="attribute">
             {refs.map((k) => (
               <option value={k} title={KIND_TITLES[k]}>
-                {k === 'size' ? 'size(path)' : 'path'}
+                {k === 'size' ? 'size()' : 'path'}
               </option>
             ))}
           </optgroup>
