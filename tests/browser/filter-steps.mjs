@@ -88,7 +88,7 @@ export const nestedFilterStep = {
     }, statement);
     assert.deepEqual(out.Items?.map((i) => i.SK.S).sort(), expected, JSON.stringify(out));
     await page.getByTestId('lang-boto3').click();
-    await page.screenshot({ path: new URL('./artifacts/10a-nested-filter.png', import.meta.url).pathname, clip: { x: 0, y: 0, width: 1440, height: 900 } });
+    await page.screenshot({ path: new URL('./artifacts/10a-nested-filter.png', import.meta.url).pathname, fullPage: true });
 
     // Negating the whole top group keeps the other four.
     await page.getByTestId('group-not').check();

@@ -65,7 +65,7 @@ function Group(props: { g: FilterGroup; at: Place; edit: Edit; root: FilterGroup
               not
             </label>
             <span class="muted">{nested ? '( match' : 'match'}</span>
-            <select data-testid={`join${s}`} value={g.join} onChange={(e) => edit(at, (n) => ({ ...n, join: val(e) as 'AND' | 'OR' }))}>
+            <select data-testid={`join${s}`} aria-label="join" value={g.join} onChange={(e) => edit(at, (n) => ({ ...n, join: val(e) as 'AND' | 'OR' }))}>
               <option value="AND">all (AND)</option>
               <option value="OR">any (OR)</option>
             </select>
@@ -118,12 +118,13 @@ function Condition(props: { c: FilterCondition; at: Place; edit: Edit; remove: (
         <input type="checkbox" data-testid="f-not" checked={!!c.not} onChange={(e) => set((x) => ({ ...x, not: checked(e) }))} />
         not
       </label>
-      <select data-testid="f-lhs" value={c.size ? 'size' : 'path'} title="compare the attribute itself, or its size" onChange={(e) => set((x) => withOp(x, x.op, val(e) === 'size'))}>
+      <select data-testid="f-lhs" aria-label="left side" value={c.size ? 'size' : 'path'} title="compare the attribute itself, or its size" onChange={(e) => set((x) => withOp(x, x.op, val(e) === 'size'))}>
         <option value="path">path</option>
         <option value="size">size(path)</option>
       </select>
       <input
         data-testid="f-path"
+        aria-label="path"
         class={`mono${pathError ? ' bad' : ''}`}
         title={pathError || 'a document path: names, .nested names and [list indexes]'}
         placeholder="path, e.g. address.city or tags[0]"
@@ -131,7 +132,7 @@ function Condition(props: { c: FilterCondition; at: Place; edit: Edit; remove: (
         size={20}
         onInput={(e) => set((x) => ({ ...x, path: val(e) }))}
       />
-      <select data-testid="f-op" value={c.op} onChange={(e) => set((x) => withOp(x, val(e) as FilterOp))}>
+      <select data-testid="f-op" aria-label="operator" value={c.op} onChange={(e) => set((x) => withOp(x, val(e) as FilterOp))}>
         {ops.map((o) => (
           <option value={o} title={o}>
             {OP_LABELS[o] ?? o}
@@ -139,7 +140,7 @@ function Condition(props: { c: FilterCondition; at: Place; edit: Edit; remove: (
         ))}
       </select>
       {c.op === 'attribute_type' && (
-        <select data-testid="f-type" value={c.operands[0]?.text} onChange={(e) => setOperand(0, { text: val(e) })}>
+        <select data-testid="f-type" aria-label="attribute type" value={c.operands[0]?.text} onChange={(e) => setOperand(0, { text: val(e) })}>
           {VALUE_KINDS.map((k) => (
             <option value={k}>{k}</option>
           ))}
@@ -178,7 +179,7 @@ function OperandInput(props: { o: Operand; i: number; kinds: OperandKind[]; onCh
   const setKind = (k: OperandKind) => onChange({ kind: k, ...(k === 'BOOL' ? { text: 'true' } : o.kind === 'BOOL' ? { text: '' } : {}) });
   return (
     <span class={`operand${o.kind === 'path' || o.kind === 'size' ? ' ref' : ''}`}>
-      <select data-testid={`f-kind-${i}`} value={o.kind} title={KIND_TITLES[o.kind]} onChange={(e) => setKind(val(e) as OperandKind)}>
+      <select data-testid={`f-kind-${i}`} aria-label={`operand ${i + 1} type`} value={o.kind} title={KIND_TITLES[o.kind]} onChange={(e) => setKind(val(e) as OperandKind)}>
         <optgroup label="value">
           {values.map((k) => (
             <option value={k} title={KIND_TITLES[k]}>
@@ -197,13 +198,14 @@ function OperandInput(props: { o: Operand; i: number; kinds: OperandKind[]; onCh
         )}
       </select>
       {o.kind === 'BOOL' ? (
-        <select data-testid={`f-value-${i}`} value={o.text} onChange={(e) => onChange({ text: val(e) })}>
+        <select data-testid={`f-value-${i}`} aria-label={`operand ${i + 1}`} value={o.text} onChange={(e) => onChange({ text: val(e) })}>
           <option value="true">true</option>
           <option value="false">false</option>
         </select>
       ) : o.kind === 'NULL' ? null : (
         <input
           data-testid={`f-value-${i}`}
+          aria-label={`operand ${i + 1}`}
           class={`${JSON_KINDS.includes(o.kind) || o.kind === 'path' || o.kind === 'size' ? 'mono' : ''}${error ? ' bad' : ''}`}
           title={error || KIND_TITLES[o.kind]}
           placeholder={PLACEHOLDERS[o.kind]}
