@@ -347,5 +347,20 @@ export function appendAt(root: FilterGroup, at: Place, node: FilterNode): Filter
   });
 }
 
+// The top-level attribute names the filled-in conditions read (their paths' first names).
+export function attributesRead(n: FilterNode): string[] {
+  if (n.type === 'group') return [...new Set(n.children.flatMap(attributesRead))];
+  if (!n.path.trim()) return [];
+  const first = (p: string) => {
+    try {
+      return [String(splitPath(p)[0])];
+    } catch {
+      return []; // reported when the expression is written
+    }
+  };
+  const refs = n.op === 'attribute_type' ? [] : n.operands.filter((o) => o.kind === 'path' || o.kind === 'size');
+  return [...new Set([...first(n.path), ...refs.flatMap((o) => first(o.text))])];
+}
+
 // Whether the tree holds a condition with a path typed in.
 export const hasConditions = (n: FilterNode): boolean => (n.type === 'condition' ? !!n.path.trim() : n.children.some(hasConditions));

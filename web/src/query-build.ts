@@ -2,7 +2,7 @@
 // request as the API takes it, and the same read as a PartiQL statement.
 import { partiqlName, partiqlPath, partiqlValue } from './codegen';
 import type { Request } from './codegen';
-import { filterExpression, NotInPartiql, partiqlDialect, writeTree } from './condition';
+import { attributesRead, filterExpression, NotInPartiql, partiqlDialect, writeTree } from './condition';
 import type { FilterGroup } from './condition';
 import { ExpressionWriter, keyCondition, splitPath } from './expr';
 import type { KeyOp } from './expr';
@@ -50,6 +50,12 @@ export function buildRequest(t: TableDescription, s: QuerySpec): { request: Requ
       );
     }
     r.KeyConditionExpression = keyParts.join(' AND ');
+  }
+  if (s.mode === 'Query') {
+    // DynamoDB refuses a Query filter on the key attributes of what it reads.
+    const keys = attributesRead(s.filter).filter((n) => n === view.hash || n === view.range);
+    if (keys.length)
+      throw new Error(`A Query's filter cannot use ${keys.join(' or ')}, a key attribute of the ${view.kind === 'table' ? 'table' : 'index'}: compare it in the key condition, or Scan`);
   }
   const filter = filterExpression(w, s.filter);
   if (filter) r.FilterExpression = filter;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  appendAt, filterExpression, newCondition, newGroup, nodeAt, NotInPartiql, operandError, operandValue, partiqlDialect,
+  appendAt, attributesRead, filterExpression, newCondition, newGroup, nodeAt, NotInPartiql, operandError, operandValue, partiqlDialect,
   readableDialect, removeAt, updateAt, withOp, writeTree,
 } from '../src/condition';
 import type { FilterCondition, FilterGroup, FilterNode, FilterOp, OperandKind } from '../src/condition';
@@ -200,6 +200,10 @@ describe('editing the tree', () => {
     expect(() => appendAt(root, [0], c('x', 'attribute_exists'))).toThrow(/added to groups/);
     expect(() => removeAt(root, [3])).toThrow(/no filter at 3/);
     expect(() => nodeAt(root, [0, 0])).toThrow(/no filter/);
+  });
+  it('names the top-level attributes the filled-in conditions read', () => {
+    const tree = or(c('a.b[0]', '=', [['path', 'c.d'], ['S', 'e']]), and(c('f', '<', [['size', 'g[1]']]), c('', '=', [['path', 'h']])), c('t', 'attribute_type', [['S', 'S']]));
+    expect(attributesRead(tree)).toEqual(['a', 'c', 'f', 'g', 't']);
   });
   it('keeps operands that still fit when the operator or the left side changes', () => {
     const eq = c('a', '=', [['N', '5']]);

@@ -107,6 +107,16 @@ describe('buildRequest', () => {
     expect(partiql).toMatch(/^-- the filter is not expressible in PartiQL \(it has no literal for binary values, B and BS\): this statement leaves it out\n/);
     expect(partiql).toMatch(/WHERE "PK" = 'USER#1'$/);
   });
+  it("refuses a Query filter on the key attributes it reads, as DynamoDB does, and lets a Scan have it", () => {
+    expect(() => buildRequest(table, spec({ filter: and(c('SK', 'begins_with', [['S', 'ORDER#']])) }))).toThrow(/filter cannot use SK, a key attribute of the table/);
+    expect(() => buildRequest(table, spec({ view: byYear, pk: '2024', filter: or(c('x', 'attribute_exists'), c('total', '<', [['size', 'date']])) }))).toThrow(
+      /filter cannot use date, a key attribute of the index/,
+    );
+    // A nested name that happens to be a key name is another attribute; the base table's keys are not the index's.
+    expect(buildRequest(table, spec({ filter: and(c('a.SK', 'attribute_exists')) })).request.FilterExpression).toBe('attribute_exists(a.SK)');
+    expect(buildRequest(table, spec({ view: byYear, pk: '2024', filter: and(c('SK', 'attribute_exists')) })).request.FilterExpression).toBe('attribute_exists(SK)');
+    expect(buildRequest(table, spec({ mode: 'Scan', filter: and(c('PK', '=', [['path', 'SK']])) })).request.FilterExpression).toBe('PK = SK');
+  });
   it('refuses a Query without its partition key and a bad Limit', () => {
     expect(() => buildRequest(table, spec({ pk: '' }))).toThrow(/partition key PK/);
     expect(() => buildRequest(table, spec({ limit: '0' }))).toThrow(/Limit/);
