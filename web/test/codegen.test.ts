@@ -66,6 +66,12 @@ describe('generated code for a filter with every kind of value', () => {
     ])
       expect(java).toContain(s);
     expect(code('boto3')).toContain('"NULL": True');
+    // Binary: bytes for the SDKs (base64 text would be encoded again), base64 for the CLI (v2) and Go and Java decode it.
+    expect(code('boto3')).toContain('":b": {"B": b"\\x01\\x02\\x03"}');
+    expect(code('boto3')).toContain('":bs": {"BS": [b"\\x01\\x02"]}');
+    expect(code('js')).toContain('"B": Buffer.from("AQID", "base64")');
+    expect(code('js')).toMatch(/"BS": \[\s*Buffer\.from\("AQI=", "base64"\)\s*\]/);
+    expect(code('cli')).toMatch(/^# binary values in base64, as AWS CLI v2 reads them/);
     expect(code('cli')).toContain('":bs":{"BS":["AQI="]}');
     expect(partiql).toMatch(/^-- the filter is not expressible in PartiQL \(it has no literal for binary values, B and BS\): this statement leaves it out\n/);
   });
@@ -75,6 +81,9 @@ describe('generated code for a filter with every kind of value', () => {
     const java = generate('java', 'Scan', plain.request, 'http://localhost:8000', plain.partiql);
     expect(go).not.toContain('base64');
     expect(java).not.toContain('Base64');
+    expect(generate('boto3', 'Scan', plain.request, '', '')).not.toMatch(/: \[?b"/);
+    expect(generate('js', 'Scan', plain.request, '', '')).not.toContain('Buffer');
+    expect(generate('cli', 'Scan', plain.request, '', '')).toMatch(/^aws dynamodb scan/);
     expect(plain.partiql).toContain(`"ns" = <<2>> OR "n" = NULL OR "f" = false OR "other" = "l"[0]`);
   });
 });
