@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nestedFilterStep } from './filter-steps.mjs';
 import { startServer } from './server.mjs';
 
 // Sample single-table data (an online shop): users with their orders and an address in one
@@ -163,10 +164,10 @@ export const steps = [
       await page.getByTestId('q-sk2').fill('2024-03-31');
       await page.getByTestId('add-filter').click();
       const f = page.getByTestId('filter-0');
-      await f.locator('input[placeholder^="path"]').fill('total');
-      await f.locator('select').first().selectOption('>');
-      await f.locator('select').nth(1).selectOption('N');
-      await f.locator('input[placeholder="value"]').fill('10');
+      await f.getByTestId('f-path').fill('total');
+      await f.getByTestId('f-op').selectOption('>');
+      await f.getByTestId('f-kind-0').selectOption('N');
+      await f.getByTestId('f-value-0').fill('10');
       await page.getByTestId('q-projection').fill('PK, SK, total, status');
       await page.getByTestId('run').click();
       const results = page.getByTestId('results');
@@ -289,15 +290,15 @@ export const steps = [
       await page.getByTestId('add-filter').click();
       await page.getByTestId('add-filter').click();
       const f0 = page.getByTestId('filter-0'), f1 = page.getByTestId('filter-1');
-      await f0.locator('input[placeholder^="path"]').fill('status');
-      await f0.locator('input[placeholder="value"]').fill('SHIPPED');
-      await f1.getByTestId('combine').selectOption('OR');
-      await f1.locator('input[type=checkbox]').check();
-      await f1.locator('input[placeholder^="path"]').fill('GSI1PK');
-      await f1.locator('select').nth(1).selectOption('attribute_exists');
+      await f0.getByTestId('f-path').fill('status');
+      await f0.getByTestId('f-value-0').fill('SHIPPED');
+      await page.getByTestId('join').selectOption('OR');
+      await f1.getByTestId('f-not').check();
+      await f1.getByTestId('f-path').fill('GSI1PK');
+      await f1.getByTestId('f-op').selectOption('attribute_exists');
       await page.getByTestId('q-count').check();
       const code = await page.getByTestId('code-text').innerText();
-      assert.ok(code.includes('FilterExpression="(#status = :status) OR (NOT (attribute_exists(GSI1PK)))"'), code);
+      assert.ok(code.includes('FilterExpression="#status = :status OR NOT (attribute_exists(GSI1PK))"'), code);
       assert.ok(code.includes('Select="COUNT"'), code);
       await page.getByTestId('run').click();
       // The shipped order, the address and both profiles (no GSI1PK) of the 8 items read.
@@ -310,6 +311,7 @@ export const steps = [
       await page.getByTestId('mode-Query').click();
     },
   },
+  nestedFilterStep,
   {
     name: 'bulk-delete-two-items',
     fullPage: true,

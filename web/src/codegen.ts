@@ -17,6 +17,25 @@ export type Request = Record<string, any>;
 
 const snake = (op: Operation) => op.toLowerCase();
 
+// Binary attribute values are base64 text in DynamoDB JSON; the SDKs take bytes (given text, boto3
+// and the JavaScript SDK would encode it once more).
+const isBinary = (k: string, v: unknown): boolean =>
+  (k === 'B' && typeof v === 'string') || (k === 'BS' && Array.isArray(v) && v.every((s) => typeof s === 'string'));
+
+function pyBytes(b64: string): string {
+  let raw: string;
+  try {
+    raw = atob(b64);
+  } catch {
+    return JSON.stringify(b64);
+  }
+  const chars = [...raw].map((ch) => {
+    const c = ch.charCodeAt(0);
+    return c >= 0x20 && c < 0x7f && ch !== '"' && ch !== '\\' ? ch : `\\x${c.toString(16).padStart(2, '0')}`;
+  });
+  return `b"${chars.join('')}"`;
+}
+
 // Python literals from JSON values.
 function py(v: unknown, indent: string): string {
   if (v === null) return 'None';
@@ -26,9 +45,10 @@ function py(v: unknown, indent: string): string {
   const inner = indent + '    ';
   if (Array.isArray(v)) return v.length ? `[\n${v.map((e) => inner + py(e, inner)).join(',\n')},\n${indent}]` : '[]';
   const entries = Object.entries(v as object);
+  const value = (k: string, e: unknown) => (!isBinary(k, e) ? py(e, inner) : k === 'B' ? pyBytes(e as string) : `[${(e as string[]).map(pyBytes).join(', ')}]`);
   if (!entries.length) return '{}';
-  if (entries.length === 1 && typeof entries[0][1] !== 'object') return `{${JSON.stringify(entries[0][0])}: ${py(entries[0][1], inner)}}`;
-  return `{\n${entries.map(([k, e]) => `${inner}${JSON.stringify(k)}: ${py(e, inner)}`).join(',\n')},\n${indent}}`;
+  if (entries.length === 1 && (typeof entries[0][1] !== 'object' || isBinary(...entries[0]))) return `{${JSON.stringify(entries[0][0])}: ${value(...entries[0])}}`;
+  return `{\n${entries.map(([k, e]) => `${inner}${JSON.stringify(k)}: ${value(k, e)}`).join(',\n')},\n${indent}}`;
 }
 
 function boto3(op: Operation, r: Request, endpoint: string): string {
@@ -37,7 +57,10 @@ function boto3(op: Operation, r: Request, endpoint: string): string {
 }
 
 function js(op: Operation, r: Request, endpoint: string): string {
-  const body = JSON.stringify(r, null, 2).replace(/\n/g, '\n  ');
+  const mark = (b64: string) => `\u0000base64:${b64}`;
+  const body = JSON.stringify(r, (k, v) => (!isBinary(k, v) ? v : k === 'B' ? mark(v) : v.map(mark)), 2)
+    .replace(/"\\u0000base64:([^"]*)"/g, 'Buffer.from("$1", "base64")')
+    .replace(/\n/g, '\n  ');
   return `import { DynamoDBClient, ${op}Command } from "@aws-sdk/client-dynamodb";\n\nconst client = new DynamoDBClient({ endpoint: "${endpoint}" });\nconst response = await client.send(\n  new ${op}Command(${body.replace(/\n/g, '\n  ')}),\n);\nconsole.log(response.Count, response.ScannedCount, response.ConsumedCapacity);\nconsole.log(response.Items);\n`;
 }
 
@@ -60,7 +83,8 @@ function cli(op: Operation, r: Request, endpoint: string): string {
   lines.push('--no-paginate');
   if (Object.keys(raw).length) lines.push(`--cli-input-json ${shellQuote(JSON.stringify(raw))}`);
   lines.push(`--endpoint-url ${endpoint}`);
-  return lines.join(' \\\n    ') + '\n';
+  const binary = /"BS?":/.test(JSON.stringify(r)) ? '# binary values in base64, as AWS CLI v2 reads them (v1 would encode them again)\n' : '';
+  return binary + lines.join(' \\\n    ') + '\n';
 }
 
 function goValue(v: AV, indent: string): string {
@@ -97,7 +121,7 @@ function go(op: Operation, r: Request, endpoint: string): string {
     else if (k === 'Select') lines.push(`${t}${k}: types.Select${String(v).toLowerCase().replace(/(^|_)([a-z])/g, (_m: string, _u: string, c: string) => c.toUpperCase())},`);
     else lines.push(`${t}${k}: aws.String(${JSON.stringify(v)}),`);
   }
-  const usesBinary = JSON.stringify(r).includes('"B');
+  const usesBinary = /"BS?":/.test(JSON.stringify(r));
   return `package main
 
 import (
@@ -164,7 +188,7 @@ function java(op: Operation, r: Request): string {
     else if (typeof v === 'number' || typeof v === 'boolean') calls.push(`${i}.${lower(k)}(${v})`);
     else calls.push(`${i}.${lower(k)}(${JSON.stringify(v)})`);
   }
-  const usesBinary = JSON.stringify(r).includes('"B');
+  const usesBinary = /"BS?":/.test(JSON.stringify(r));
   return `import java.net.URI;
 ${usesBinary ? 'import java.util.Base64;\n' : ''}import java.util.List;
 import java.util.Map;

@@ -2,9 +2,11 @@
 // request as the API takes it, and the same read as a PartiQL statement.
 import { partiqlName, partiqlPath, partiqlValue } from './codegen';
 import type { Request } from './codegen';
-import { ExpressionWriter, filterCondition, keyCondition, splitPath } from './expr';
-import type { Filter, KeyOp } from './expr';
-import type { AV, KeyView, TableDescription } from './types';
+import { attributesRead, filterExpression, NotInPartiql, partiqlDialect, writeTree } from './condition';
+import type { FilterGroup } from './condition';
+import { ExpressionWriter, keyCondition, splitPath } from './expr';
+import type { KeyOp } from './expr';
+import type { KeyView, TableDescription } from './types';
 import { attributeType, scalar } from './values';
 
 export interface QuerySpec {
@@ -14,16 +16,13 @@ export interface QuerySpec {
   skOp: KeyOp | '';
   sk1: string;
   sk2: string;
-  filters: Filter[];
-  combine: 'AND' | 'OR';
+  filter: FilterGroup; // the top group of the filter tree
   projection: string;
   count: boolean;
   forward: boolean;
   limit: string;
   consistent: boolean;
 }
-
-const typed = (f: Filter) => (text: string): AV => scalar(f.type, text);
 
 // Throws a readable Error for a form that cannot make a request.
 export function buildRequest(t: TableDescription, s: QuerySpec): { request: Request; partiql: string } {
@@ -52,12 +51,22 @@ export function buildRequest(t: TableDescription, s: QuerySpec): { request: Requ
     }
     r.KeyConditionExpression = keyParts.join(' AND ');
   }
-  const used = s.filters.filter((f) => f.path.trim());
-  const negate = (f: Filter, e: string) => (f.not ? `NOT (${e})` : e);
-  const fparts = used.map((f) => negate(f, filterCondition(w, f, typed(f))));
-  const pparts = used.map((f) => negate(f, partiqlFilter(f)));
-  if (fparts.length) r.FilterExpression = fparts.length > 1 && s.combine === 'OR' ? fparts.map((p) => `(${p})`).join(' OR ') : fparts.join(' AND ');
-  if (pparts.length) where.push(pparts.length > 1 && s.combine === 'OR' ? `(${pparts.join(' OR ')})` : pparts.join(' AND '));
+  if (s.mode === 'Query') {
+    // DynamoDB refuses a Query filter on the key attributes of what it reads.
+    const keys = attributesRead(s.filter).filter((n) => n === view.hash || n === view.range);
+    if (keys.length)
+      throw new Error(`A Query's filter cannot use ${keys.join(' or ')}, a key attribute of the ${view.kind === 'table' ? 'table' : 'index'}: compare it in the key condition, or Scan`);
+  }
+  const filter = filterExpression(w, s.filter);
+  if (filter) r.FilterExpression = filter;
+  let partiqlNote = '';
+  try {
+    const pf = writeTree(partiqlDialect, s.filter, !where.length);
+    if (pf) where.push(pf);
+  } catch (e) {
+    if (!(e instanceof NotInPartiql)) throw e;
+    partiqlNote = `-- the filter is not expressible in PartiQL (${e.message}): this statement leaves it out\n`;
+  }
   const proj = s.count ? [] : s.projection.split(',').map((p) => p.trim()).filter(Boolean);
   if (proj.length) r.ProjectionExpression = proj.map((p) => w.path(p)).join(', ');
   if (s.count) r.Select = 'COUNT';
@@ -78,30 +87,6 @@ export function buildRequest(t: TableDescription, s: QuerySpec): { request: Requ
   if (s.mode === 'Query' && !s.forward && view.range) partiql += `\nORDER BY ${partiqlName(view.range)} DESC`;
   if (s.count) partiql = `-- PartiQL has no COUNT: the statement returns the items\n${partiql}`;
   if (s.mode === 'Scan') partiql = `-- no partition key equality: this statement scans\n${partiql}`;
+  if (partiqlNote) partiql = `${partiqlNote}${partiql}`;
   return { request: r, partiql };
-}
-
-export function partiqlFilter(f: Filter): string {
-  const p = partiqlPath(splitPath(f.path));
-  const v = (s: string) => partiqlValue(scalar(f.type, s));
-  switch (f.op) {
-    case 'attribute_exists':
-      return `${p} IS NOT MISSING`;
-    case 'attribute_not_exists':
-      return `${p} IS MISSING`;
-    case 'attribute_type':
-      return `attribute_type(${p}, '${f.value.trim()}')`;
-    case 'between':
-      return `${p} BETWEEN ${v(f.value)} AND ${v(f.value2)}`;
-    case 'in':
-      return `${p} IN [${f.value.split(',').map((s) => v(s.trim())).join(', ')}]`;
-    case 'begins_with':
-    case 'contains':
-      return `${f.op}(${p}, ${v(f.value)})`;
-    case 'not contains':
-      return `NOT contains(${p}, ${v(f.value)})`;
-    default:
-      if (f.op.startsWith('size ')) return `size(${p}) ${f.op.slice(5)} ${f.value.trim()}`;
-      return `${p} ${f.op} ${v(f.value)}`;
-  }
 }

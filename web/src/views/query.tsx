@@ -5,12 +5,15 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { call, endpoint } from '../api';
 import { generate, LANGUAGES } from '../codegen';
 import type { Language } from '../codegen';
-import { FILTER_OPS, KEY_OPS, operands } from '../expr';
-import type { Filter, FilterOp, KeyOp } from '../expr';
+import { hasConditions, newGroup } from '../condition';
+import type { FilterGroup } from '../condition';
+import { KEY_OPS } from '../expr';
+import type { KeyOp } from '../expr';
 import { buildRequest } from '../query-build';
 import type { ConsumedCapacity, Item, TableDescription } from '../types';
 import { attributeType, viewsOf } from '../values';
 import { ErrorBox, useShared } from '../ui';
+import { FilterTree } from './filter-tree';
 import { ItemsTable } from './items-table';
 
 interface Page {
@@ -33,9 +36,8 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
   const [skOp, setSkOp] = useState<KeyOp | ''>('');
   const [sk1, setSk1] = useState('');
   const [sk2, setSk2] = useState('');
-  const [filters, setFilters] = useState<Filter[]>([]);
+  const [filter, setFilter] = useState<FilterGroup>(() => newGroup('AND'));
   const [projection, setProjection] = useState('');
-  const [combine, setCombine] = useState<'AND' | 'OR'>('AND');
   const [count, setCount] = useState(false);
   const [forward, setForward] = useState(true);
   const [limit, setLimit] = useState('');
@@ -51,11 +53,11 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
 
   const built = useMemo(() => {
     try {
-      return { ...buildRequest(t, { mode, view, pk, skOp, sk1, sk2, filters, combine, projection, count, forward, limit, consistent }), error: null };
+      return { ...buildRequest(t, { mode, view, pk, skOp, sk1, sk2, filter, projection, count, forward, limit, consistent }), error: null };
     } catch (e) {
       return { request: null, partiql: '', error: e };
     }
-  }, [t, view, mode, pk, skOp, sk1, sk2, filters, combine, projection, count, forward, limit, consistent]);
+  }, [t, view, mode, pk, skOp, sk1, sk2, filter, projection, count, forward, limit, consistent]);
 
   async function run(start?: Item) {
     if (!built.request) return;
@@ -83,7 +85,6 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
     if (pages.length) run();
   }, [version]);
 
-  const setFilter = (i: number, patch: Partial<Filter>) => setFilters(filters.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   const page = pages[shown];
   const total = pages.reduce((s, p) => s + (p.capacity?.CapacityUnits ?? 0), 0);
 
@@ -144,58 +145,8 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
             )}
           </div>
         )}
-        {filters.map((f, i) => (
-          <div class="row" data-testid={`filter-${i}`}>
-            {i === 0 ? (
-              <span class="muted" style={{ width: '58px' }}>
-                filter
-              </span>
-            ) : i === 1 ? (
-              <select style={{ width: '58px' }} data-testid="combine" value={combine} onChange={(e) => setCombine(val(e) as 'AND' | 'OR')}>
-                <option value="AND">and</option>
-                <option value="OR">or</option>
-              </select>
-            ) : (
-              <span class="muted" style={{ width: '58px' }}>
-                {combine.toLowerCase()}
-              </span>
-            )}
-            <label class="check" title="negate this condition">
-              <input type="checkbox" checked={!!f.not} onChange={(e) => setFilter(i, { not: (e.target as HTMLInputElement).checked })} />
-              not
-            </label>
-            <input placeholder="path, e.g. address.city or tags[0]" value={f.path} size={22} onInput={(e) => setFilter(i, { path: val(e) })} />
-            <select value={f.op} onChange={(e) => setFilter(i, { op: val(e) as FilterOp })}>
-              {FILTER_OPS.map((o) => (
-                <option value={o}>{o}</option>
-              ))}
-            </select>
-            {operands(f.op) !== 0 && (
-              <>
-                {!f.op.startsWith('size') && f.op !== 'attribute_type' && (
-                  <select value={f.type} onChange={(e) => setFilter(i, { type: val(e) as Filter['type'] })}>
-                    <option value="S">S</option>
-                    <option value="N">N</option>
-                    <option value="BOOL">BOOL</option>
-                    <option value="NULL">NULL</option>
-                  </select>
-                )}
-                <input
-                  placeholder={f.op === 'in' ? 'a, b, c' : f.op === 'attribute_type' ? 'S, N, M, L, SS…' : 'value'}
-                  value={f.value}
-                  size={16}
-                  onInput={(e) => setFilter(i, { value: val(e) })}
-                />
-                {f.op === 'between' && <input placeholder="and" value={f.value2} size={12} onInput={(e) => setFilter(i, { value2: val(e) })} />}
-              </>
-            )}
-            <button onClick={() => setFilters(filters.filter((_, j) => j !== i))}>×</button>
-          </div>
-        ))}
+        <FilterTree root={filter} onChange={setFilter} />
         <div class="row">
-          <button data-testid="add-filter" onClick={() => setFilters([...filters, { path: '', op: '=', type: 'S', value: '', value2: '' }])}>
-            + filter
-          </button>
           <label>
             Projection (comma-separated paths)
             <input data-testid="q-projection" value={projection} size={28} disabled={count} onInput={(e) => setProjection(val(e))} />
@@ -228,7 +179,7 @@ export function QueryView(props: { table: TableDescription; params: URLSearchPar
         </div>
         <ErrorBox error={built.error} />
         {mode === 'Scan' && <div class="warn">A Scan reads (and pays for) every item of the {view.kind === 'table' ? 'table' : 'index'}, before any filter.</div>}
-        {mode === 'Query' && filters.some((f) => f.path.trim()) && (
+        {mode === 'Query' && hasConditions(filter) && (
           <div class="muted" style={{ fontSize: '12px', marginTop: '6px' }}>
             Filters apply after the read: the capacity counts every item the key condition matched (ScannedCount), not only those returned.
           </div>
