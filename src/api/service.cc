@@ -357,6 +357,24 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
       if (!handle) return Finish(404, R"({"message":"no such table"})", "application/json");
       return Finish(200, db_.throughput().HeatJson(*handle->description), "application/json");
     }
+    if (path == "/monotable/triggers") {
+      // The stream triggers' state, lag and failures (the console's Triggers view). Its errors may
+      // quote handler output: with credentials configured it wants a signed request, and shows
+      // the triggers of the tables the key may read.
+      std::optional<std::string> caller;
+      if (auth_.enabled()) {
+        auto verified = auth_.Verify({request.method, request.url, request.headers, request.body});
+        if (!verified.ok()) {
+          HttpResponse refused = Error(verified.status());
+          refused.status = 403;
+          return refused;
+        }
+        caller = std::move(verified).value();
+      }
+      if (!triggers_status_) return Finish(200, R"({"configured":false,"triggers":[]})", "application/json");
+      auto visible = [&](const std::string& table) { return !caller || auth_.CanAccess(*caller, table); };
+      return Finish(200, triggers_status_(visible), "application/json");
+    }
     // DynamoDB's health check answers on / only, naming the host the client addressed (AWS:
     // "healthy: dynamodb.<region>.amazonaws.com ", the trailing space is AWS's).
     if (path != "/" && !path.empty()) return with_cors(Finish(404, "<UnknownOperationException/>\n", "text/xml"));

@@ -55,6 +55,11 @@ class Service {
   const Metrics& metrics() const { return metrics_; }
   // Text appended to GET /metrics (e.g. the stream triggers'); set before serving.
   void set_extra_metrics(std::function<std::string()> render) { extra_metrics_ = std::move(render); }
+  // GET /monotable/triggers answers what this renders (the stream triggers' status JSON) for the
+  // triggers of tables the caller may read; unset, it answers {"configured":false,"triggers":[]}.
+  // With credentials configured it wants a signed request, as GET /monotable/heat does.
+  using TriggersStatus = std::function<std::string(const std::function<bool(const std::string& table)>& visible)>;
+  void set_triggers_status(TriggersStatus render) { triggers_status_ = std::move(render); }
   // The storage engine holds writes back now (engine::Engine::WritesStalled): the HTTP server
   // keeps write requests off its I/O threads meanwhile.
   bool WritesStalled() const { return db_.engine().WritesStalled(); }
@@ -73,6 +78,7 @@ class Service {
   Metrics metrics_;
   bool log_requests_ = false;
   std::function<std::string()> extra_metrics_;
+  TriggersStatus triggers_status_;
   std::map<std::string, const Operation*, std::less<>> operations_;
 };
 

@@ -252,6 +252,7 @@ int Serve(int argc, char** argv) {
     dispatcher = std::make_unique<monotable::triggers::Dispatcher>(**db, *checkpoints, options);
     dispatcher->Apply(std::move(triggers));
     service.set_extra_metrics([d = dispatcher.get()] { return d->RenderMetrics(); });
+    service.set_triggers_status([d = dispatcher.get()](const auto& visible) { return d->StatusJson(visible); });
     std::signal(SIGPIPE, SIG_IGN);
     struct sigaction sa {};
     sa.sa_handler = OnSighup;

@@ -45,6 +45,7 @@ int FromEndpoint(std::string url) {
       {"monotable_trigger_oldest_unacknowledged_age_seconds", "oldest_s"},
       {"monotable_trigger_invocations_total", "invocations"},
       {"monotable_trigger_invocation_errors_total", "errors"},
+      {"monotable_trigger_batches_delivered_total", "batches"},
       {"monotable_trigger_records_delivered_total", "delivered"},
       {"monotable_trigger_records_filtered_total", "filtered"},
       {"monotable_trigger_records_failed_total", "failed"}};
@@ -68,12 +69,13 @@ int FromEndpoint(std::string url) {
     std::printf("no triggers configured\n");
     return 0;
   }
-  std::printf("%-24s %-20s %-18s %8s %9s %11s %6s %9s %8s %6s\n", "TRIGGER", "TABLE", "STATE", "LAG", "OLDEST_S",
-              "INVOCATIONS", "ERRORS", "DELIVERED", "FILTERED", "FAILED");
+  std::printf("%-24s %-20s %-18s %8s %9s %11s %6s %8s %9s %8s %6s\n", "TRIGGER", "TABLE", "STATE", "LAG", "OLDEST_S",
+              "INVOCATIONS", "ERRORS", "BATCHES", "DELIVERED", "FILTERED", "FAILED");
   for (auto& [trigger, row] : rows) {
-    std::printf("%-24s %-20s %-18s %8s %9s %11s %6s %9s %8s %6s\n", trigger.c_str(), row["table"].c_str(),
+    std::printf("%-24s %-20s %-18s %8s %9s %11s %6s %8s %9s %8s %6s\n", trigger.c_str(), row["table"].c_str(),
                 row["state"].c_str(), row["lag"].c_str(), row["oldest_s"].c_str(), row["invocations"].c_str(),
-                row["errors"].c_str(), row["delivered"].c_str(), row["filtered"].c_str(), row["failed"].c_str());
+                row["errors"].c_str(), row["batches"].c_str(), row["delivered"].c_str(), row["filtered"].c_str(),
+                row["failed"].c_str());
   }
   return 0;
 }

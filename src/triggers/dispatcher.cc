@@ -1,6 +1,9 @@
 #include "triggers/dispatcher.h"
 
+#include <algorithm>
 #include <cstdio>
+
+#include "streams/stream_reader.h"
 
 namespace monotable::triggers {
 
@@ -67,6 +70,43 @@ std::vector<std::shared_ptr<TriggerStats>> Dispatcher::Stats() const {
   std::vector<std::shared_ptr<TriggerStats>> out;
   for (const auto& [name, s] : stats_) out.push_back(s);
   return out;
+}
+
+std::vector<TriggerStatus> Dispatcher::Snapshot(const std::function<bool(const std::string& table)>& visible) const {
+  std::vector<TriggerStatus> out;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [name, r] : running_) {
+      if (visible && !visible(r->config.table)) continue;
+      out.push_back({r->config, r->stats, {}});
+    }
+  }
+  const auto logs = db_.streams().List();
+  for (auto& t : out) {
+    std::shared_ptr<table::StreamLog> current = t.stats->Shard();
+    for (const auto& log : logs) {
+      table::StreamInfo info = log->info();
+      if (info.table_name != t.config.table) continue;
+      ShardStatus s;
+      s.shard_id = streams::ShardId(info);
+      s.closed = info.disabled_ms != 0;
+      s.current = log == current;
+      uint64_t last = s.closed ? info.end : log->sequences().Watermark();
+      if (last >= info.start) s.last = last;
+      // The worker's position in the shard it reads; otherwise the saved checkpoint, or where a
+      // shard not started yet begins (its oldest untrimmed record).
+      s.next = s.current ? std::optional<uint64_t>(t.stats->checkpoint.load())
+                         : checkpoints_.Load(t.config.name, s.shard_id);
+      uint64_t pos = s.next.value_or(std::max(info.start, log->horizon()));
+      s.lag = s.last && *s.last >= pos ? static_cast<int64_t>(*s.last - pos + 1) : 0;
+      t.shards.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+std::string Dispatcher::StatusJson(const std::function<bool(const std::string& table)>& visible) const {
+  return TriggersStatusJson(Snapshot(visible), db_.streams().NowMs());
 }
 
 std::string Dispatcher::RenderMetrics() const { return RenderTriggerMetrics(Stats(), db_.streams().NowMs()); }

@@ -25,6 +25,7 @@
 //   running handler command).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,6 +37,7 @@
 #include "triggers/checkpoint_store.h"
 #include "triggers/config.h"
 #include "triggers/metrics.h"
+#include "triggers/status_json.h"
 
 namespace monotable::triggers {
 
@@ -58,6 +60,10 @@ class Dispatcher {
   void Apply(std::vector<TriggerConfig> configs);
   std::string RenderMetrics() const;
   std::vector<std::shared_ptr<TriggerStats>> Stats() const;
+  // Each running trigger whose table `visible` accepts (all when empty), with where delivery
+  // stands in every shard of its table's stream; StatusJson() renders it (status_json.h).
+  std::vector<TriggerStatus> Snapshot(const std::function<bool(const std::string& table)>& visible = {}) const;
+  std::string StatusJson(const std::function<bool(const std::string& table)>& visible = {}) const;
 
  private:
   struct Running {

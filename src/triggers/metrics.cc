@@ -29,6 +29,11 @@ void TriggerStats::SetShard(const std::shared_ptr<table::StreamLog>& log) {
   shard_ = log;
 }
 
+std::shared_ptr<table::StreamLog> TriggerStats::Shard() const {
+  std::lock_guard lock(mu_);
+  return shard_.lock();
+}
+
 int64_t TriggerStats::LagRecords() const {
   std::shared_ptr<table::StreamLog> log;
   {
@@ -73,6 +78,8 @@ std::string RenderTriggerMetrics(const std::vector<std::shared_ptr<TriggerStats>
   family("monotable_trigger_invocation_errors_total", "counter",
          "Handler invocations that failed (error exit, timeout, non-2xx, invalid response, partial failure).",
          [](const TriggerStats& s) { return std::to_string(s.invocation_errors.load()); });
+  family("monotable_trigger_batches_delivered_total", "counter", "Invocations that acknowledged their whole batch.",
+         [](const TriggerStats& s) { return std::to_string(s.batches_delivered.load()); });
   family("monotable_trigger_records_delivered_total", "counter", "Records the handler acknowledged.",
          [](const TriggerStats& s) { return std::to_string(s.records_delivered.load()); });
   family("monotable_trigger_records_filtered_total", "counter", "Records no filter matched (not delivered).",

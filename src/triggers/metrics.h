@@ -22,6 +22,7 @@ struct TriggerStats {
   std::string table;
   std::atomic<uint64_t> invocations{0};
   std::atomic<uint64_t> invocation_errors{0};
+  std::atomic<uint64_t> batches_delivered{0};  // invocations that acknowledged their whole batch
   std::atomic<uint64_t> records_delivered{0};  // acknowledged by the handler
   std::atomic<uint64_t> records_filtered{0};   // matched no filter: never delivered
   std::atomic<uint64_t> records_failed{0};     // sent to the on-failure destination (or dropped)
@@ -32,6 +33,7 @@ struct TriggerStats {
   void SetState(std::string state, std::string error = "");
   // The shard being read (nullptr: none); the lag is measured against it when rendered.
   void SetShard(const std::shared_ptr<table::StreamLog>& log);
+  std::shared_ptr<table::StreamLog> Shard() const;
   // Records in the current shard at or past the checkpoint (settled ones: up to the watermark).
   int64_t LagRecords() const;
   std::string state() const;

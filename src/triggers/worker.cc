@@ -243,6 +243,7 @@ void Dispatcher::Work(const TriggerConfig& config, TriggerStats& stats, std::sto
       last_status = outcome.status_code;
       if (stop.stop_requested()) return;  // not acknowledged: delivered again after the restart
       if (outcome.ok) {
+        stats.batches_delivered.fetch_add(1);
         stats.records_delivered.fetch_add(b.records.size());
         save(shard, b.end);
         queue.pop_front();

@@ -317,5 +317,61 @@ TEST_F(DispatcherTest, ReloadKeepsUnchangedTriggersAndStopsRemovedOnes) {
   EXPECT_EQ(Batches(), (BatchList{{"a"}, {"b"}}));
 }
 
+TEST_F(DispatcherTest, StatusShowsSettingsCountersAndWhereEachShardStands) {
+  auto stuck = Config();
+  stuck.name = "stuck";
+  stuck.command = {"/bin/sh", "-c", "sleep 30"};
+  stuck.on_failure = {Destination::Kind::kFile, "/tmp/failed.jsonl"};
+  for (auto k : {"a", "b", "c", "d", "e"}) Put(k);
+  Start({stuck, Config()});
+  auto find = [&](const rapidjson::Document& doc, const char* name) -> const rapidjson::Value* {
+    for (const auto& t : doc["triggers"].GetArray()) {
+      if (std::string(t["name"].GetString()) == name) return &t;
+    }
+    return nullptr;
+  };
+  rapidjson::Document doc;
+  ASSERT_TRUE(WaitFor([&] {
+    doc.Parse(dispatcher_->StatusJson().c_str());
+    const auto* t = find(doc, "trig");
+    const auto* s = find(doc, "stuck");
+    return t && s && (*t)["recordsDelivered"].GetUint64() == 5 &&
+           std::string((*s)["state"].GetString()) == "delivering";
+  })) << dispatcher_->StatusJson();
+  auto stream = db_->streams().List().at(0);
+  const std::string shard = streams::ShardId(stream->info());
+  const uint64_t last = stream->sequences().Watermark();
+  EXPECT_TRUE(doc["configured"].GetBool());
+  const auto& t = *find(doc, "trig");
+  EXPECT_STREQ(t["table"].GetString(), "t");
+  EXPECT_STREQ(t["handler"]["kind"].GetString(), "command");
+  EXPECT_STREQ(t["handler"]["command"][0].GetString(), "/bin/sh");
+  EXPECT_STREQ(t["startingPosition"].GetString(), "TRIM_HORIZON");
+  EXPECT_EQ(t["batchSize"].GetInt(), 3);
+  EXPECT_TRUE(t["onFailure"].IsNull());
+  EXPECT_TRUE(t["lastError"].IsNull());
+  EXPECT_EQ(t["batchesDelivered"].GetUint64(), 2u);  // [a b c] [d e]
+  EXPECT_EQ(t["invocations"].GetUint64(), 2u);
+  EXPECT_EQ(t["lagRecords"].GetInt64(), 0);
+  ASSERT_EQ(t["shards"].Size(), 1u);
+  EXPECT_STREQ(t["shards"][0]["shardId"].GetString(), shard.c_str());
+  EXPECT_TRUE(t["shards"][0]["current"].GetBool());
+  EXPECT_FALSE(t["shards"][0]["closed"].GetBool());
+  EXPECT_EQ(t["shards"][0]["nextSequenceNumber"].GetString(), streams::FormatSequenceNumber(last + 1));
+  EXPECT_EQ(t["shards"][0]["lastSequenceNumber"].GetString(), streams::FormatSequenceNumber(last));
+  // The stuck handler holds its first batch: all five records behind it.
+  const auto& s = *find(doc, "stuck");
+  EXPECT_STREQ(s["onFailure"].GetString(), "file:/tmp/failed.jsonl");
+  EXPECT_EQ(s["batchesDelivered"].GetUint64(), 0u);
+  EXPECT_EQ(s["lagRecords"].GetInt64(), 5);
+  EXPECT_EQ(s["shards"][0]["lagRecords"].GetInt64(), 5);
+  EXPECT_EQ(s["shards"][0]["nextSequenceNumber"].GetString(), streams::FormatSequenceNumber(last - 4));
+  // Only the triggers of tables the caller may see.
+  doc.Parse(dispatcher_->StatusJson([](const std::string& table) { return table != "t"; }).c_str());
+  EXPECT_EQ(doc["triggers"].Size(), 0u);
+  EXPECT_NE(dispatcher_->RenderMetrics().find("monotable_trigger_batches_delivered_total{trigger=\"trig\",table=\"t\"} 2"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace monotable::triggers
