@@ -1,9 +1,10 @@
-// Starts `monotable serve --in-memory` on a free port; resolves { proc, url } once it listens.
+// Starts `monotable serve --in-memory` on a free port (with more arguments when given); resolves
+// { proc, url } once it listens.
 import { spawn } from 'node:child_process';
 
-export function startServer(binary, env = {}) {
+export function startServer(binary, env = {}, args = []) {
   return new Promise((ok, fail) => {
-    const proc = spawn(binary, ['serve', '--in-memory', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const proc = spawn(binary, ['serve', '--in-memory', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     const timer = setTimeout(() => fail(new Error(`server did not start: ${out}`)), 15000);
     proc.stdout.on('data', (d) => {

@@ -453,6 +453,65 @@ export const steps = [
     },
   },
   {
+    name: 'stream-triggers',
+    async run({ page, browser, binary }) {
+      // This server runs no triggers: the tab says how to start some.
+      await page.getByRole('link', { name: 'Triggers' }).click();
+      await page.getByTestId('triggers-none').waitFor();
+      // A server with a triggers file: a command handler that keeps every batch, and one that
+      // always fails (no retries), its records going to a file.
+      const dir = mkdtempSync(join(tmpdir(), 'mt-console-triggers-'));
+      const file = join(dir, 'triggers.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          Triggers: [
+            { Name: 'books-fanout', Table: 'Books', Command: ['/bin/sh', '-c', `cat >> ${join(dir, 'events.jsonl')}`], StartingPosition: 'TRIM_HORIZON', BatchSize: 2, MaximumBatchingWindowInSeconds: 1,
+              FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }] } },
+            { Name: 'always-fails', Table: 'Books', Command: ['/bin/sh', '-c', 'echo handler broke >&2; exit 1'], StartingPosition: 'TRIM_HORIZON', MaximumRetryAttempts: 0,
+              DestinationConfig: { OnFailure: { Destination: `file:${join(dir, 'failed.jsonl')}` } } },
+          ],
+        }),
+      );
+      const { proc, url } = await startServer(binary, {}, ['--triggers', file]);
+      const p = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      try {
+        await p.goto(`${url}/console/#/triggers`);
+        const fanout = p.getByTestId('trigger-books-fanout');
+        await fanout.waitFor();
+        assert.match(await fanout.innerText(), /no stream yet/);
+        await api(p, 'CreateTable', {
+          TableName: 'Books', BillingMode: 'PAY_PER_REQUEST', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+          AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        });
+        for (const k of ['b1', 'b2', 'b3']) await api(p, 'PutItem', { TableName: 'Books', Item: { pk: { S: k }, title: { S: `Book ${k}` } } });
+        await api(p, 'DeleteItem', { TableName: 'Books', Key: { pk: { S: 'b3' } } }); // filtered out by books-fanout
+        // The view refreshes by itself: three records delivered in two batches (the batching window
+        // fills the first), nothing behind.
+        await fanout.getByTestId('trigger-delivered').filter({ hasText: /^3/ }).waitFor({ timeout: 15000 });
+        assert.equal((await fanout.getByTestId('trigger-batches').innerText()).split('\n')[0], '2');
+        assert.equal((await fanout.getByTestId('trigger-lag').innerText()).split('\n')[0], '0');
+        assert.equal(await fanout.getByTestId('trigger-shard').count(), 1);
+        assert.match(await fanout.getByTestId('trigger-shard').innerText(), /reading/);
+        assert.match(await fanout.getByTestId('trigger-handler').innerText(), /^\/bin\/sh -c 'cat >> /);
+        assert.match(await fanout.innerText(), /1 filter/);
+        assert.match(await fanout.innerText(), /window 1 s/);
+        const failing = p.getByTestId('trigger-always-fails');
+        await failing.getByTestId('trigger-failed').filter({ hasText: /^4/ }).waitFor({ timeout: 15000 });
+        assert.match(await failing.getByTestId('trigger-error').innerText(), /handler broke|exit/);
+        assert.match(await failing.innerText(), /on failure → file:/);
+        assert.equal(await failing.getByTestId('trigger-gave-up').innerText(), '4 records given up');
+        await p.getByTestId('table-picker').locator('option', { hasText: 'Books' }).waitFor({ state: 'attached' });
+        const summary = await p.getByTestId('triggers-summary').innerText();
+        assert.match(summary, /^2 triggers/);
+        await p.screenshot({ path: new URL('./artifacts/10b-triggers.png', import.meta.url).pathname, fullPage: true });
+      } finally {
+        await p.close();
+        proc.kill('SIGTERM');
+      }
+    },
+  },
+  {
     name: 'signed-requests-with-a-session-key',
     async run({ browser, binary }) {
       // A server that checks signatures: the console asks for a key and signs with it (SigV4).

@@ -12,6 +12,7 @@ import { StreamView } from './views/stream';
 import { PartiqlView } from './views/partiql';
 import { HeatView } from './views/heat';
 import { ModelView } from './views/model';
+import { TriggersView } from './views/triggers';
 
 interface Route {
   page: string;
@@ -90,6 +91,7 @@ export function App() {
 
   let page;
   if (route.page === 'partiql') page = <PartiqlView />;
+  else if (route.page === 'triggers') page = <TriggersView />;
   else if (route.page === 'tables' || !TABLE_PAGES.some((p) => p.id === route.page)) page = <TablesView />;
   else if (!table) page = <div class="panel muted">{tables.length ? `No table named "${route.table}".` : 'Loading tables…'}</div>;
   else if (route.page === 'lens') page = <LensView key={table.TableName} table={table} params={route.params} />;
@@ -141,6 +143,9 @@ export function App() {
         ))}
         <a href="#/partiql" class={route.page === 'partiql' ? 'on' : ''}>
           PartiQL
+        </a>
+        <a href="#/triggers" class={route.page === 'triggers' ? 'on' : ''}>
+          Triggers
         </a>
       </nav>
       <main>
