@@ -1,7 +1,8 @@
 """Stream triggers (monotable serve --triggers FILE): users' stream handlers run as Lambda runs them.
 
 Handlers here are real processes: Python and Node Lambda handlers run through the one-line shims
-of docs/triggers.md, and an HTTP endpoint is a tiny http.server in the test. Each test starts its
+of docs/triggers.md; an HTTP endpoint is a tiny http.server in the test, or a Node Lambda handler
+behind node:http. Each test starts its
 own server with its own triggers file.
 """
 import http.server
@@ -256,6 +257,52 @@ export const handler = async (event, context) => {
     assert events[0]["fn"] == "handler"
     assert "NewImage" not in events[0]["Records"][0]["dynamodb"]  # KEYS_ONLY
     assert metric(server, "monotable_trigger_invocation_errors_total", "node") == 0
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_node_http_endpoint_handler(tmp_path, events_env, start_server):
+    """A Node Lambda handler behind a loopback HTTP server (the Url form): it gets the POSTed event
+    and its partial batch response retries from the record it reports."""
+    name = unique_name("trg")
+    server_js = write(tmp_path / "server.mjs", """
+import { appendFileSync } from "node:fs";
+import { createServer } from "node:http";
+const seen = new Set();
+export const handler = async (event) => {
+  appendFileSync(process.env.EVENTS_FILE, JSON.stringify(event) + "\\n");
+  // The first time it sees pk "bad", it reports that record failed (and so every later one).
+  const bad = event.Records.find((r) => r.dynamodb.Keys.pk.S === "bad" && !seen.has(r.eventID));
+  event.Records.forEach((r) => seen.add(r.eventID));
+  return { batchItemFailures: bad ? [{ itemIdentifier: bad.dynamodb.SequenceNumber }] : [] };
+};
+const http = createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => (body += c)).on("end", async () => {
+    const out = await handler(JSON.parse(body));
+    res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(out));
+  });
+});
+http.listen(0, "127.0.0.1", () => console.log(http.address().port));
+""")
+    node = subprocess.Popen(["node", server_js], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(node.stdout.readline())
+        tf = triggers_file(tmp_path, {"Name": "node-http", "Table": name, "Url": f"http://127.0.0.1:{port}/",
+                                      "StartingPosition": "TRIM_HORIZON", "BatchSize": 3,
+                                      "MaximumBatchingWindowInSeconds": 1,
+                                      "FunctionResponseTypes": ["ReportBatchItemFailures"]})
+        server = start_server("--in-memory", "--triggers", tf)
+        ddb = server.client()
+        create_stream_table(ddb, name=name)
+        for k in ("a", "bad", "c"):
+            ddb.put_item(TableName=name, Item={"pk": {"S": k}})
+        wait_for(lambda: metric(server, "monotable_trigger_records_delivered_total", "node-http") == 3, what="delivery")
+        assert batches_keys(read_events(events_env)) == [["a", "bad", "c"], ["bad", "c"]]
+        assert metric(server, "monotable_trigger_invocation_errors_total", "node-http") == 1
+        assert read_events(events_env)[0]["Records"][1]["dynamodb"]["NewImage"] == {"pk": {"S": "bad"}}
+    finally:
+        node.kill()
+        node.wait(timeout=10)
 
 
 def test_retries_bisect_and_failure_destinations(tmp_path, events_env, start_server, monkeypatch):

@@ -169,6 +169,29 @@ TEST_F(DispatcherTest, LatestSkipsRecordsWrittenBeforeTheTriggerStarted) {
   EXPECT_EQ(Batches(), (BatchList{{"c"}}));
 }
 
+TEST_F(DispatcherTest, BatchingWindowWaitsForAFullBatchButNoLonger) {
+  // Without a window a lone record goes at once; with one, a partial batch waits for more records
+  // up to the window, a full batch goes as soon as it is full, and a partial one goes when the
+  // window closes.
+  auto c = Config();
+  c.batching_window_s = 1;
+  Start({c});
+  ASSERT_TRUE(WaitFor([&] { return Stats()->state() == "idle"; }));
+  auto started = std::chrono::steady_clock::now();
+  Put("a");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(Stats()->invocations.load(), 0u);  // waiting inside the window
+  Put("b");
+  Put("c");  // the batch (3) is full: delivered before the window ends
+  ASSERT_TRUE(WaitFor([&] { return Stats()->records_delivered.load() == 3; }));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(950));
+  started = std::chrono::steady_clock::now();
+  Put("d");
+  ASSERT_TRUE(WaitFor([&] { return Stats()->records_delivered.load() == 4; }));
+  EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(900));  // the window ran out
+  EXPECT_EQ(Batches(), (BatchList{{"a", "b", "c"}, {"d"}}));
+}
+
 TEST_F(DispatcherTest, FiltersDropRecordsUnseen) {
   auto c = Config();
   auto pattern = FilterPattern::Compile(R"({"dynamodb": {"NewImage": {"kind": {"S": ["author"]}}}})");
