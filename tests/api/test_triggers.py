@@ -2,8 +2,7 @@
 
 Handlers here are real processes: Python and Node Lambda handlers run through the one-line shims
 of docs/triggers.md; an HTTP endpoint is a tiny http.server in the test, or a Node Lambda handler
-behind node:http. Each test starts its
-own server with its own triggers file.
+behind node:http. Each test starts its own server with its own triggers file.
 """
 import http.server
 import json
