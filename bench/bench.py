@@ -2,8 +2,10 @@
 """monotable benchmark harness: the same workloads against monotable, its peers dynalite and
 DynamoDB Local, and an nginx fixed-reply server, in one run, side by side.
 
-    bench/bench.py                 # full run (about 25 minutes on 2 cores)
-    bench/bench.py --quick         # short durations, smaller data (about 6 minutes)
+    bench/bench.py                 # full run (about 30 minutes on 2 cores: DynamoDB Local loads the
+                                   # 1M-item table at ~1,300 items/s)
+    bench/bench.py --quick         # short durations, smaller data (about 8 minutes)
+    bench/bench.py --own-netns     # the same in a network namespace of its own (only loopback)
     bench/bench.py --skip-dynalite --skip-dynamodb-local   # monotable and nginx only
 
 Prints a Markdown table (throughput, p50/p99 latency, monotable's ratio to each peer) plus
