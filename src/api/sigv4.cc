@@ -265,6 +265,34 @@ std::string SignatureFor(std::string_view secret, std::string_view date, std::st
   return Hex(reinterpret_cast<const unsigned char*>(sig.data()), sig.size());
 }
 
+std::vector<std::pair<std::string, std::string>> SignRequest(
+    const SigningKey& key, std::string_view region, std::string_view service, std::string_view method,
+    std::string_view path, std::string_view host, const std::vector<std::pair<std::string, std::string>>& headers,
+    std::string_view body, std::chrono::system_clock::time_point now) {
+  const std::string amz_date = FormatAmzDate(now);
+  const std::string date = amz_date.substr(0, 8);
+  std::map<std::string, std::string> signed_headers;  // sorted by lower-cased name
+  for (const auto& [name, value] : headers) signed_headers[Lower(name)] = Trim(value);
+  signed_headers["host"] = Trim(host);
+  signed_headers["x-amz-date"] = amz_date;
+  if (!key.session_token.empty()) signed_headers["x-amz-security-token"] = key.session_token;
+  std::string canonical = std::string(method) + "\n" + (path.empty() ? "/" : std::string(path)) + "\n\n";
+  std::string names;
+  for (const auto& [name, value] : signed_headers) {
+    canonical += name + ":" + value + "\n";
+    names += (names.empty() ? "" : ";") + name;
+  }
+  canonical += "\n" + names + "\n" + Sha256Hex(body);
+  const std::string scope = date + "/" + std::string(region) + "/" + std::string(service) + "/aws4_request";
+  const std::string string_to_sign = "AWS4-HMAC-SHA256\n" + amz_date + "\n" + scope + "\n" + Sha256Hex(canonical);
+  std::vector<std::pair<std::string, std::string>> out = {{"X-Amz-Date", amz_date}};
+  if (!key.session_token.empty()) out.emplace_back("X-Amz-Security-Token", key.session_token);
+  out.emplace_back("Authorization", "AWS4-HMAC-SHA256 Credential=" + key.access_key + "/" + scope +
+                                        ", SignedHeaders=" + names +
+                                        ", Signature=" + SignatureFor(key.secret, date, region, service, string_to_sign));
+  return out;
+}
+
 void Authenticator::AddKey(std::string access_key, std::string secret, std::vector<std::string> table_patterns) {
   keys_[std::move(access_key)] = Key{std::move(secret), std::move(table_patterns)};
 }

@@ -52,6 +52,21 @@ class Authenticator {
   std::map<std::string, Key, std::less<>> keys_;
 };
 
+// Client side (`monotable model apply|seed|verify`): the headers that sign a request with SigV4 as
+// the AWS SDKs sign DynamoDB requests. Signed: host, x-amz-date, x-amz-security-token (with a
+// session token) and every header of `headers` (names lower-cased, values trimmed), the body's
+// SHA-256 as the payload hash. Returns the headers to add: X-Amz-Date, X-Amz-Security-Token (with a
+// session token) and Authorization. `path` is the request's path, already URI-encoded ("/").
+struct SigningKey {
+  std::string access_key;
+  std::string secret;
+  std::string session_token;  // empty: none
+};
+std::vector<std::pair<std::string, std::string>> SignRequest(
+    const SigningKey& key, std::string_view region, std::string_view service, std::string_view method,
+    std::string_view path, std::string_view host, const std::vector<std::pair<std::string, std::string>>& headers,
+    std::string_view body, std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+
 // Exposed for tests: the hex SigV4 signature of a canonical request.
 std::string SignatureFor(std::string_view secret, std::string_view date, std::string_view region,
                          std::string_view service, std::string_view string_to_sign);

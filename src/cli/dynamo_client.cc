@@ -11,7 +11,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = boost::asio::ip::tcp;
 
-Result<DynamoClient> DynamoClient::Create(const std::string& endpoint) {
+Result<DynamoClient> DynamoClient::Create(const std::string& endpoint, AwsSettings settings) {
   std::string rest = endpoint;
   if (rest.rfind("http://", 0) == 0)
     rest = rest.substr(7);
@@ -28,6 +28,7 @@ Result<DynamoClient> DynamoClient::Create(const std::string& endpoint) {
     c.port_ = rest.substr(colon + 1);
   }
   if (c.host_.empty() || c.port_.empty()) return Status::Validation("bad endpoint " + endpoint);
+  c.settings_ = std::move(settings);
   return c;
 }
 
@@ -42,9 +43,17 @@ Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, con
   stream.connect(endpoints, ec);
   if (ec) return Status::Io("cannot connect to " + host_ + ":" + port_ + ": " + ec.message());
   http::request<http::string_body> req{http::verb::post, "/", 11};
-  req.set(http::field::host, host_);
-  req.set(http::field::content_type, "application/x-amz-json-1.0");
-  req.set("X-Amz-Target", "DynamoDB_20120810." + operation);
+  const std::string host = port_ == "80" ? host_ : host_ + ":" + port_;
+  const std::vector<std::pair<std::string, std::string>> headers = {
+      {"Content-Type", "application/x-amz-json-1.0"}, {"X-Amz-Target", "DynamoDB_20120810." + operation}};
+  req.set(http::field::host, host);
+  for (const auto& [name, value] : headers) req.set(name, value);
+  if (settings_.key) {
+    for (const auto& [name, value] :
+         api::SignRequest(*settings_.key, settings_.region, "dynamodb", "POST", "/", host, headers, body)) {
+      req.set(name, value);
+    }
+  }
   if (explain) req.set("x-monotable-explain", "1");
   req.body() = body;
   req.prepare_payload();

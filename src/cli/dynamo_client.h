@@ -1,8 +1,10 @@
 // DynamoClient: a minimal synchronous DynamoDB JSON client for the `monotable model` commands.
 //
 // Contract: Call(operation, body) POSTs `body` to / with X-Amz-Target DynamoDB_20120810.<operation>
-// over HTTP/1.1 (Boost.Beast), unsigned (monotable without --credentials, DynamoDB Local accept
-// that; AWS itself needs signed requests, which this client does not make). A 200 answer is
+// over HTTP/1.1 (Boost.Beast), signed with SigV4 (api/sigv4.h SignRequest) when the settings hold
+// a key (cli/aws_credentials.h finds it as the AWS CLI does), unsigned otherwise (monotable
+// without --credentials and DynamoDB Local accept that). The Host header names host:port as the
+// SDKs send it. A 200 answer is
 // returned parsed; any other answer is a Status whose message is "<ErrorType>: <message>", and
 // *error_type (when given) receives the error's short type name (ResourceInUseException, ...).
 // Connection failures are Io statuses. Never throws.
@@ -12,6 +14,7 @@
 
 #include <string>
 
+#include "cli/aws_credentials.h"
 #include "common/status.h"
 
 namespace monotable::cli {
@@ -19,7 +22,7 @@ namespace monotable::cli {
 class DynamoClient {
  public:
   // endpoint: http://host:port (https is not supported).
-  static Result<DynamoClient> Create(const std::string& endpoint);
+  static Result<DynamoClient> Create(const std::string& endpoint, AwsSettings settings = {});
   // explain: when given, the request asks for monotable's explain header (api/explain.h) and
   // *explain receives its value ("" when the endpoint sent none).
   Result<rapidjson::Document> Call(const std::string& operation, const std::string& body,
@@ -28,6 +31,7 @@ class DynamoClient {
  private:
   std::string host_;
   std::string port_;
+  AwsSettings settings_;
 };
 
 }  // namespace monotable::cli

@@ -28,12 +28,13 @@ int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable model: %s\n", message);
   std::fprintf(stderr,
                "usage: monotable model check FILE [--json]\n"
-               "       monotable model diff OLD NEW [--json] [--endpoint URL]\n"
+               "       monotable model diff OLD NEW [--json] [--endpoint URL [--profile P] [--region R]]\n"
                "       monotable model export FILE --format cloudformation|terraform|cdk|nosql-workbench|onetable\n"
                "       monotable model import FILE... --from nosql-workbench|onetable|dynamodb-toolbox [--table NAME]\n"
-               "       monotable model apply FILE --endpoint URL\n"
-               "       monotable model seed FILE --endpoint URL [--items N] [--skew S] [--seed N]\n"
-               "       monotable model verify FILE --endpoint URL [--items N] [--skew S] [--seed N] [--samples N]\n"
+               "       monotable model apply FILE --endpoint URL [--profile P] [--region R]\n"
+               "       monotable model seed FILE --endpoint URL [--profile P] [--region R] [--items N] [--skew S] [--seed N]\n"
+               "       monotable model verify FILE --endpoint URL [--profile P] [--region R] [--items N] [--skew S] [--seed N]\n"
+               "                                  [--samples N]\n"
                "                                  [--max-amplification X]   (the --items, --skew, --seed seed used)\n"
                "  check   prove a model file statically: the request that serves each access pattern,\n"
                "          or why none can; costs, hot partitions, key and order hazards, limits\n"
@@ -47,7 +48,11 @@ int Usage(const char* message) {
                "  import  a NoSQL Workbench model, a OneTable schema or DynamoDB-Toolbox TableDTO/EntityDTO JSON\n"
                "          files as a model file (JSON); --table names the table of a OneTable schema or of DTOs\n"
                "          that name none (default Table); what the DTOs cannot say is a warning on stderr\n"
-               "  apply   create the model's tables and indexes on a DynamoDB endpoint (unsigned requests)\n"
+               "  apply   create the model's tables and indexes on a DynamoDB endpoint\n"
+               "  --profile, --region  requests to an endpoint are signed (SigV4) with the key the AWS CLI would use:\n"
+               "          AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, else the profile (--profile,\n"
+               "          AWS_PROFILE, default) in ~/.aws/credentials or ~/.aws/config; region from --region,\n"
+               "          AWS_REGION, AWS_DEFAULT_REGION, the profile, else us-east-1. No key: unsigned\n"
                "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
                "          2000), the others in proportion; --skew favours some keys\n"
                "  verify  run every access pattern with sampled inputs (give seed's --items): items read vs\n"
@@ -107,12 +112,16 @@ int Check(int argc, char** argv) {
 
 int Diff(int argc, char** argv) {
   std::vector<std::string> files;
-  std::string endpoint;
+  std::string endpoint, profile, region;
   bool json = false;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--endpoint" && i + 1 < argc)
       endpoint = argv[++i];
+    else if (arg == "--profile" && i + 1 < argc)
+      profile = argv[++i];
+    else if (arg == "--region" && i + 1 < argc)
+      region = argv[++i];
     else if (arg == "--json")
       json = true;
     else if (!arg.empty() && arg[0] == '-')
@@ -133,7 +142,12 @@ int Diff(int argc, char** argv) {
   workbench::ModelDiff diff = workbench::DiffModels(models[0], models[1]);
   if (!endpoint.empty()) {
     // The backfill plan with the items the endpoint holds, classified by OLD's templates.
-    auto client = DynamoClient::Create(endpoint);
+    auto settings = ResolveAwsSettings(profile, region);
+    if (!settings.ok()) {
+      std::fprintf(stderr, "monotable model diff: %s\n", settings.status().message().c_str());
+      return 2;
+    }
+    auto client = DynamoClient::Create(endpoint, std::move(settings).value());
     if (!client.ok()) return Usage(client.status().message().c_str());
     auto counts = CountItemsByEntity(models[0], *client);
     if (!counts.ok()) {
@@ -274,7 +288,7 @@ int Import(int argc, char** argv) {
 }
 
 int Server(const std::string& sub, int argc, char** argv) {
-  std::string file, endpoint;
+  std::string file, endpoint, profile, region;
   ServerOptions options;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -287,6 +301,10 @@ int Server(const std::string& sub, int argc, char** argv) {
     double v = 0;
     if (arg == "--endpoint" && i + 1 < argc)
       endpoint = argv[++i];
+    else if (arg == "--profile" && i + 1 < argc)
+      profile = argv[++i];
+    else if (arg == "--region" && i + 1 < argc)
+      region = argv[++i];
     else if (arg == "--items" && number(&v) && v >= 1)
       options.items = static_cast<int64_t>(v);
     else if (arg == "--skew" && number(&v) && v >= 0)
@@ -308,7 +326,12 @@ int Server(const std::string& sub, int argc, char** argv) {
     std::fprintf(stderr, "monotable model %s: %s: %s\n", sub.c_str(), file.c_str(), model.status().message().c_str());
     return 2;
   }
-  auto client = DynamoClient::Create(endpoint);
+  auto settings = ResolveAwsSettings(profile, region);
+  if (!settings.ok()) {
+    std::fprintf(stderr, "monotable model %s: %s\n", sub.c_str(), settings.status().message().c_str());
+    return 2;
+  }
+  auto client = DynamoClient::Create(endpoint, std::move(settings).value());
   if (!client.ok()) return Usage(client.status().message().c_str());
   if (sub == "apply") return ModelApply(*model, *client);
   if (sub == "seed") return ModelSeed(*model, *client, options);

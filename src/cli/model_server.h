@@ -1,5 +1,6 @@
 // `monotable model apply|seed|verify MODEL --endpoint URL`: a model against a running DynamoDB
-// endpoint (monotable, DynamoDB Local; unsigned requests, so not AWS itself).
+// endpoint (monotable, DynamoDB Local, AWS: requests signed with the key the AWS CLI would use,
+// cli/aws_credentials.h, or unsigned when there is none).
 //
 // - apply: CreateTable for each table of the model (on-demand billing, every GSI and LSI with its
 //   projection, attribute definitions for every key attribute); a table that exists is reported

@@ -1,0 +1,161 @@
+"""`monotable model apply|seed|verify|diff --endpoint` sign their requests with SigV4, with the key
+and region the AWS CLI would use (environment, ~/.aws/credentials, ~/.aws/config, --profile,
+--region): a server started with --credentials (which checks signatures) accepts them, and a wrong
+secret gets the server's own error. A recording endpoint shows which key, region and session
+token each source gives."""
+import http.server
+import json
+import os
+import subprocess
+import threading
+
+import boto3
+import pytest
+
+from conftest import ROOT, Server
+
+BLOG = os.path.join(ROOT, "examples", "models", "blog.yaml")
+
+
+def run(binary, home, *args, **env):
+    """`monotable model ARGS` with HOME=home and no AWS_* variables but `env`'s."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    out = subprocess.run([binary, "model", *args], capture_output=True, text=True, timeout=300,
+                         env={**clean, "HOME": str(home), **env})
+    return out.returncode, out.stdout, out.stderr
+
+
+def aws_file(home, name, text):
+    os.makedirs(home / ".aws", exist_ok=True)
+    (home / ".aws" / name).write_text(text)
+
+
+@pytest.fixture
+def secured(binary, tmp_path):
+    creds = tmp_path / "server-credentials"
+    creds.write_text("AKMODEL modelsecret\nAKDEV devsecret\n")
+    s = Server(binary, ["--in-memory", "--credentials", str(creds)])
+    yield s
+    s.kill()
+
+
+def tables(server):
+    ddb = boto3.client("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1",
+                       aws_access_key_id="AKMODEL", aws_secret_access_key="modelsecret")
+    return sorted(ddb.list_tables()["TableNames"])
+
+
+def test_unsigned_and_wrong_secret_get_the_servers_errors(binary, secured, tmp_path):
+    rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint)
+    assert rc == 2 and "MissingAuthenticationTokenException: Request is missing Authentication Token" in err
+    rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint,
+                     AWS_ACCESS_KEY_ID="AKMODEL", AWS_SECRET_ACCESS_KEY="wrong")
+    assert rc == 2
+    assert "InvalidSignatureException: The request signature we calculated does not match" in err
+    rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint,
+                     AWS_ACCESS_KEY_ID="AKNOBODY", AWS_SECRET_ACCESS_KEY="x")
+    assert rc == 2 and "UnrecognizedClientException" in err
+    assert tables(secured) == []
+
+
+def test_environment_key_applies_seeds_and_verifies(binary, secured, tmp_path):
+    env = {"AWS_ACCESS_KEY_ID": "AKMODEL", "AWS_SECRET_ACCESS_KEY": "modelsecret"}
+    for step in ("apply", "seed", "verify"):
+        rc, out, err = run(binary, tmp_path, step, BLOG, "--endpoint", secured.endpoint, "--items", "100", **env)
+        assert rc == 0, (step, out, err)
+    assert tables(secured) == ["Blog"]
+    # diff --endpoint counts the items on the live table, signed too.
+    rc, out, err = run(binary, tmp_path, "diff", BLOG, BLOG, "--endpoint", secured.endpoint, **env)
+    assert rc == 0, out + err
+
+
+def test_shared_credentials_file_profiles(binary, secured, tmp_path):
+    aws_file(tmp_path, "credentials", "[default]\naws_access_key_id = AKMODEL\naws_secret_access_key = modelsecret\n\n"
+                                      "# a comment\n[dev]\naws_access_key_id=AKDEV\naws_secret_access_key=devsecret\n"
+                                      "[broken]\naws_access_key_id = AKDEV\n")
+    rc, out, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint)  # [default]
+    assert rc == 0, out + err
+    # --profile, and AWS_PROFILE; the table exists by now: the call was accepted.
+    rc, out, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint, "--profile", "dev")
+    assert rc == 0 and "exists" in out, out + err
+    rc, out, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint, AWS_PROFILE="dev")
+    assert rc == 0 and "exists" in out, out + err
+    # --profile wins over the environment's key, as in the AWS CLI.
+    rc, out, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint, "--profile", "dev",
+                       AWS_ACCESS_KEY_ID="AKMODEL", AWS_SECRET_ACCESS_KEY="wrong")
+    assert rc == 0, out + err
+    # AWS_SHARED_CREDENTIALS_FILE names another file.
+    other = tmp_path / "elsewhere"
+    other.write_text("[default]\naws_access_key_id = AKMODEL\naws_secret_access_key = wrong\n")
+    rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint,
+                     AWS_SHARED_CREDENTIALS_FILE=str(other))
+    assert rc == 2 and "InvalidSignatureException" in err
+    rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint, "--profile", "nope")
+    assert rc == 2 and "The config profile (nope) could not be found" in err
+    rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", secured.endpoint, "--profile", "broken")
+    assert rc == 2 and "only one of aws_access_key_id and aws_secret_access_key" in err
+
+
+class Recorder(http.server.BaseHTTPRequestHandler):
+    seen = []
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        Recorder.seen.append({k.lower(): v for k, v in self.headers.items()})
+        body = json.dumps({"__type": "com.amazonaws.dynamodb.v20120810#AccessDeniedException",
+                           "message": "recorded"}).encode()
+        self.send_response(400)
+        self.send_header("Content-Type", "application/x-amz-json-1.0")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def recorder():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    Recorder.seen = []
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def signed_by(binary, home, endpoint, *args, **env):
+    """The first request's Authorization credential scope and session token header."""
+    Recorder.seen = []
+    rc, _, err = run(binary, home, "apply", BLOG, "--endpoint", endpoint, *args, **env)
+    assert rc == 2 and "AccessDeniedException: recorded" in err, err
+    headers = Recorder.seen[0]
+    auth = headers.get("authorization", "")
+    scope = auth.split("Credential=")[1].split(",")[0] if auth else None
+    return scope, headers.get("x-amz-security-token"), headers
+
+
+def test_region_and_session_token_sources(binary, tmp_path, recorder):
+    aws_file(tmp_path, "config", "[default]\nregion = eu-north-1\n[profile cfg]\nregion = ap-south-1\n"
+                                 "aws_access_key_id = AKCFG\naws_secret_access_key = cfgsecret\n")
+    env = {"AWS_ACCESS_KEY_ID": "AKENV", "AWS_SECRET_ACCESS_KEY": "s"}
+    scope, token, headers = signed_by(binary, tmp_path, recorder, **env)
+    assert scope.startswith("AKENV/") and scope.endswith("/eu-north-1/dynamodb/aws4_request")  # [default]'s region
+    assert token is None and headers["host"] == recorder.removeprefix("http://")
+    assert "x-amz-date" in headers and "SignedHeaders=content-type;host;x-amz-date;x-amz-target" in \
+        headers["authorization"]
+    assert signed_by(binary, tmp_path, recorder, AWS_DEFAULT_REGION="us-west-2", **env)[0].endswith(
+        "/us-west-2/dynamodb/aws4_request")
+    assert signed_by(binary, tmp_path, recorder, AWS_REGION="sa-east-1", AWS_DEFAULT_REGION="us-west-2",
+                     **env)[0].endswith("/sa-east-1/dynamodb/aws4_request")
+    assert signed_by(binary, tmp_path, recorder, "--region", "ca-central-1", AWS_REGION="sa-east-1",
+                     **env)[0].endswith("/ca-central-1/dynamodb/aws4_request")
+    # A key in the config file's profile, with its region.
+    scope, _, _ = signed_by(binary, tmp_path, recorder, "--profile", "cfg")
+    assert scope.startswith("AKCFG/") and scope.endswith("/ap-south-1/dynamodb/aws4_request")
+    # A session token is sent and signed.
+    scope, token, headers = signed_by(binary, tmp_path, recorder, AWS_SESSION_TOKEN="TOKEN123", **env)
+    assert token == "TOKEN123" and "x-amz-security-token" in headers["authorization"]
+    # No key anywhere: unsigned, region us-east-1 unused.
+    os.remove(tmp_path / ".aws" / "config")
+    scope, _, headers = signed_by(binary, tmp_path, recorder)
+    assert scope is None and "x-amz-date" not in headers
