@@ -46,8 +46,11 @@ KeyTemplate Infer(const std::vector<std::string>& values, const std::string& ali
     t.segments.push_back({true, name, ""});
     return t;
   }
+  // Equal values are a literal when they read as a marker (PROFILE, DETAILS, METADATA): no digit.
+  // Equal values with a digit are sample data that repeats one id (two reviews of product
+  // "PRODUCT#p-0042", one session "9f1c..."): the part after the last '#' is the variable.
   bool all_equal = std::all_of(values.begin(), values.end(), [&](const std::string& v) { return v == values[0]; });
-  if (all_equal && (values.size() > 1 || values[0].find('#') == std::string::npos)) {
+  if (all_equal && std::none_of(values[0].begin(), values[0].end(), [](char c) { return c >= '0' && c <= '9'; })) {
     t.segments.push_back({false, values[0], ""});
     return t;
   }
@@ -86,18 +89,79 @@ Result<KeyAttribute> KeyOf(const rapidjson::Value& v, const std::string& where) 
   return k;
 }
 
-// Values of `attr` in the sample items (S or N).
-std::vector<std::string> Samples(const rapidjson::Value* data, const std::string& attr) {
-  std::vector<std::string> out;
-  if (!data || !data->IsArray()) return out;
-  for (const auto& item : data->GetArray()) {
-    if (!item.IsObject() || !item.HasMember(attr.c_str())) continue;
-    const auto& v = item[attr.c_str()];
-    for (const char* t : {"S", "N"}) {
-      if (v.IsObject() && v.HasMember(t) && v[t].IsString()) out.push_back(v[t].GetString());
-    }
+using Items = std::vector<const rapidjson::Value*>;
+
+Items ItemsOf(const rapidjson::Value& holder) {
+  Items out;
+  if (!holder.IsObject() || !holder.HasMember("TableData") || !holder["TableData"].IsArray()) return out;
+  for (const auto& item : holder["TableData"].GetArray()) {
+    if (item.IsObject()) out.push_back(&item);
   }
   return out;
+}
+
+// An item's S or N value of `attr` (nullopt: none).
+std::optional<std::string> ValueOf(const rapidjson::Value& item, const std::string& attr) {
+  if (!item.HasMember(attr.c_str())) return std::nullopt;
+  const auto& v = item[attr.c_str()];
+  for (const char* t : {"S", "N"}) {
+    if (v.IsObject() && v.HasMember(t) && v[t].IsString()) return std::string(v[t].GetString());
+  }
+  return std::nullopt;
+}
+
+// Values of `attr` in the sample items (S or N).
+std::vector<std::string> Samples(const Items& items, const std::string& attr) {
+  std::vector<std::string> out;
+  for (const auto* item : items) {
+    if (auto v = ValueOf(*item, attr)) out.push_back(*v);
+  }
+  return out;
+}
+
+// A template inferred as [PREFIX]{placeholder} whose variable part is, in every sample item, the
+// value of another key's variable part (GSI1PK = "CUSTOMER#c1" beside PK = "CUSTOMER#c1") or of a
+// non-key attribute (GSI2PK = "EMAIL#a@x" beside email = "a@x") takes that key's placeholder or
+// the attribute's name, so a pattern that knows the customer or the e-mail can build it.
+void NameAfterTheSource(EntityDef& e, const std::string& attr, const Items& items,
+                        const std::vector<std::string>& earlier_keys, const std::vector<std::string>& attributes) {
+  KeyTemplate& t = e.keys[attr];
+  if (t.segments.empty() || !t.segments.back().variable || t.segments.size() > 2) return;
+  const std::string prefix = t.segments.size() == 2 ? t.segments[0].text : "";
+  auto rest = [](const std::string& value, const std::string& p) -> std::optional<std::string> {
+    if (value.size() <= p.size() || value.compare(0, p.size(), p) != 0) return std::nullopt;
+    return value.substr(p.size());
+  };
+  auto matches_everywhere = [&](auto other_rest) {
+    size_t seen = 0;
+    for (const auto* item : items) {
+      auto v = ValueOf(*item, attr);
+      if (!v) continue;
+      auto mine = rest(*v, prefix);
+      auto theirs = other_rest(*item);
+      if (!mine || !theirs || *mine != *theirs) return false;
+      ++seen;
+    }
+    return seen > 0;
+  };
+  for (const auto& other : earlier_keys) {
+    const KeyTemplate& o = e.keys[other];
+    if (other == attr || o.segments.empty() || !o.segments.back().variable || o.segments.size() > 2) continue;
+    const std::string other_prefix = o.segments.size() == 2 ? o.segments[0].text : "";
+    if (matches_everywhere([&](const rapidjson::Value& item) -> std::optional<std::string> {
+          auto v = ValueOf(item, other);
+          return v ? rest(*v, other_prefix) : std::nullopt;
+        })) {
+      t.segments.back().text = o.segments.back().text;
+      return;
+    }
+  }
+  for (const auto& a : attributes) {
+    if (matches_everywhere([&](const rapidjson::Value& item) { return ValueOf(item, a); })) {
+      t.segments.back().text = PlaceholderName(a, a);
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -153,43 +217,108 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
       }
     }
     std::map<std::string, std::string> types;
+    std::vector<std::string> table_attributes;
     if (t.HasMember("NonKeyAttributes") && t["NonKeyAttributes"].IsArray()) {
-      for (const auto& a : t["NonKeyAttributes"].GetArray()) types[Str(a, "AttributeName")] = Str(a, "AttributeType");
+      for (const auto& a : t["NonKeyAttributes"].GetArray()) {
+        types[Str(a, "AttributeName")] = Str(a, "AttributeType");
+        table_attributes.push_back(Str(a, "AttributeName"));
+      }
+    }
+    std::set<std::string> key_names = {table.partition_key.name};
+    if (table.sort_key) key_names.insert(table.sort_key->name);
+    for (const auto& index : table.indexes) {
+      key_names.insert(index.partition_key.name);
+      if (index.sort_key) key_names.insert(index.sort_key->name);
     }
     m.tables.push_back(table);
     size_t table_index = m.tables.size() - 1;
-    if (!t.HasMember("TableFacets") || !t["TableFacets"].IsArray()) continue;
-    for (const auto& f : t["TableFacets"].GetArray()) {
+
+    // The facets: name, aliases, non-key attributes, own sample items. A table without facets is
+    // one entity named after it, its items the table's.
+    struct Facet {
+      std::string name, pk_alias, sk_alias;
+      std::vector<std::string> attributes;
+      Items items;
+      bool own_items = false;  // from its own TableData
+    };
+    std::vector<Facet> facets;
+    const Items table_items = ItemsOf(t);
+    if (t.HasMember("TableFacets") && t["TableFacets"].IsArray()) {
+      for (const auto& f : t["TableFacets"].GetArray()) {
+        Facet facet;
+        facet.name = Str(f, "FacetName");
+        if (facet.name.empty()) return Status::Validation(where + ".TableFacets: a facet needs a FacetName");
+        const rapidjson::Value& alias = f.HasMember("KeyAttributeAlias") ? f["KeyAttributeAlias"] : f;
+        facet.pk_alias = Str(alias, "PartitionKeyAlias");
+        facet.sk_alias = Str(alias, "SortKeyAlias");
+        if (f.HasMember("NonKeyAttributes") && f["NonKeyAttributes"].IsArray()) {
+          for (const auto& a : f["NonKeyAttributes"].GetArray()) {
+            if (a.IsString()) facet.attributes.push_back(a.GetString());
+          }
+        }
+        facet.items = ItemsOf(f);
+        facet.own_items = !facet.items.empty();
+        facets.push_back(std::move(facet));
+      }
+    }
+    if (facets.empty() && (!table_items.empty() || !table_attributes.empty())) {
+      Facet whole{table.name, "", "", {}, table_items, true};
+      for (const auto& a : table_attributes) {
+        if (!key_names.count(a)) whole.attributes.push_back(a);
+      }
+      facets.push_back(std::move(whole));
+    }
+    // A facet without sample items of its own gets the table's items that are its: those whose
+    // non-key attributes it lists, each item going to the facet listing the fewest attributes
+    // that still covers it.
+    for (const auto* item : table_items) {
+      Facet* best = nullptr;
+      size_t own = 0;
+      for (auto it = item->MemberBegin(); it != item->MemberEnd(); ++it) own += !key_names.count(it->name.GetString());
+      if (own == 0) continue;
+      for (auto& facet : facets) {
+        bool covers = true;
+        for (auto it = item->MemberBegin(); it != item->MemberEnd() && covers; ++it) {
+          std::string name = it->name.GetString();
+          covers = key_names.count(name) ||
+                   std::find(facet.attributes.begin(), facet.attributes.end(), name) != facet.attributes.end();
+        }
+        if (covers && (!best || facet.attributes.size() < best->attributes.size())) best = &facet;
+      }
+      if (best && !best->own_items) best->items.push_back(item);
+    }
+
+    for (const auto& facet : facets) {
       EntityDef e;
-      e.name = Str(f, "FacetName");
-      if (e.name.empty()) return Status::Validation(where + ".TableFacets: a facet needs a FacetName");
-      std::string base = e.name;
-      for (int n = 2; !entity_names.insert(e.name).second; ++n) e.name = base + std::to_string(n);
+      e.name = facet.name;
+      for (int n = 2; !entity_names.insert(e.name).second; ++n) e.name = facet.name + std::to_string(n);
       e.table = table_index;
-      const rapidjson::Value* data = f.HasMember("TableData") ? &f["TableData"] : nullptr;
-      const rapidjson::Value& alias = f.HasMember("KeyAttributeAlias") ? f["KeyAttributeAlias"] : f;
+      const Items& items = facet.items;
+      std::vector<std::string> earlier;
       e.keys[table.partition_key.name] =
-          Infer(Samples(data, table.partition_key.name), Str(alias, "PartitionKeyAlias"), table.partition_key.name);
+          Infer(Samples(items, table.partition_key.name), facet.pk_alias, table.partition_key.name);
+      earlier.push_back(table.partition_key.name);
       if (table.sort_key) {
-        e.keys[table.sort_key->name] =
-            Infer(Samples(data, table.sort_key->name), Str(alias, "SortKeyAlias"), table.sort_key->name);
+        e.keys[table.sort_key->name] = Infer(Samples(items, table.sort_key->name), facet.sk_alias, table.sort_key->name);
+        earlier.push_back(table.sort_key->name);
       }
       for (const auto& index : table.indexes) {
         for (const KeyAttribute* k : {&index.partition_key, index.sort_key ? &*index.sort_key : nullptr}) {
           if (!k || e.keys.count(k->name)) continue;
-          auto values = Samples(data, k->name);
-          if (!values.empty()) e.keys[k->name] = Infer(values, k->name, k->name);
+          auto values = Samples(items, k->name);
+          if (values.empty()) continue;
+          e.keys[k->name] = Infer(values, k->name, k->name);
+          NameAfterTheSource(e, k->name, items, earlier, facet.attributes);
+          earlier.push_back(k->name);
         }
       }
-      if (f.HasMember("NonKeyAttributes") && f["NonKeyAttributes"].IsArray()) {
-        for (const auto& a : f["NonKeyAttributes"].GetArray()) {
-          if (!a.IsString() || e.keys.count(a.GetString())) continue;
-          AttributeDef attr;
-          attr.name = a.GetString();
-          attr.kind = KindOf(types[attr.name]);
-          if (attr.kind == AttrKind::kList || attr.kind == AttrKind::kSet) attr.items = 4;
-          e.attributes.push_back(std::move(attr));
-        }
+      for (const auto& name : facet.attributes) {
+        if (e.keys.count(name)) continue;
+        AttributeDef attr;
+        attr.name = name;
+        attr.kind = KindOf(types[attr.name]);
+        if (attr.kind == AttrKind::kList || attr.kind == AttrKind::kSet) attr.items = 4;
+        e.attributes.push_back(std::move(attr));
       }
       m.entities.push_back(std::move(e));
     }

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "workbench/check.h"
 #include "workbench/parser.h"
 
@@ -87,6 +90,58 @@ TEST(NoSqlWorkbench, ExportThenImportKeepsTheDesign) {
   ASSERT_EQ(imported->tables[0].indexes.size(), 2u);
   EXPECT_EQ(imported->tables[0].indexes[1].projection, ProjectionKind::kKeysOnly);
   EXPECT_FALSE(RunChecks(*imported).Failed());
+}
+
+// A full export in NoSQL Workbench 3.x's shape (ModelMetadata, two tables, facets with and without
+// their own TableData, the table's TableData, GSIs with INCLUDE and KEYS_ONLY, BillingMode,
+// ProvisionedCapacitySettings, DataAccess), written by hand: tests/workbench/models/nosql-workbench.
+TEST(NoSqlWorkbench, ImportsAFullExport) {
+  std::ifstream in(MONOTABLE_SOURCE_DIR "/tests/workbench/models/nosql-workbench/online-shop.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto m = ImportNoSqlWorkbench(text.str());
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->name, "onlineShop");
+  ASSERT_EQ(m->tables.size(), 2u);
+  const TableDef& shop = m->tables[0];
+  ASSERT_EQ(shop.indexes.size(), 2u);
+  EXPECT_EQ(shop.indexes[0].projection, ProjectionKind::kInclude);
+  EXPECT_EQ(shop.indexes[0].include, (std::vector<std::string>{"status", "orderTotal"}));
+  EXPECT_EQ(shop.indexes[1].projection, ProjectionKind::kKeysOnly);
+  EXPECT_FALSE(shop.indexes[1].sort_key.has_value());
+  auto key = [&](const char* entity, const char* attr) {
+    const EntityDef* e = m->FindEntity(entity);
+    if (!e) return std::string("(no entity)");
+    return e->Key(attr) ? e->Key(attr)->Text() : std::string("(no key)");
+  };
+  EXPECT_EQ(key("Customer", "PK"), "CUSTOMER#{customerId}");
+  EXPECT_EQ(key("Customer", "SK"), "PROFILE");
+  EXPECT_EQ(key("Customer", "GSI2PK"), "EMAIL#{email}");            // the e-mail attribute's value
+  EXPECT_EQ(key("Order", "SK"), "ORDER#{orderDateAndId}");
+  EXPECT_EQ(key("Order", "GSI1PK"), "CUSTOMER#{customerId}");       // PK's value: PK's placeholder
+  EXPECT_EQ(key("Order", "GSI1SK"), "STATUS#{gsi1sk}");
+  EXPECT_EQ(key("OrderItem", "PK"), "ORDER#{orderId}");
+  EXPECT_EQ(key("OrderItem", "SK"), "ITEM#{productId}");
+  EXPECT_EQ(key("Product", "SK"), "DETAILS");
+  // Address and Review have no TableData of their own: their items are the table's.
+  EXPECT_EQ(key("Address", "PK"), "CUSTOMER#{customerId}");
+  EXPECT_EQ(key("Address", "SK"), "ADDRESS#{addressName}");
+  EXPECT_EQ(key("Review", "PK"), "PRODUCT#{productId}");  // both reviews of one product: still an id
+  EXPECT_EQ(key("Review", "SK"), "REVIEW#{reviewDateAndCustomer}");
+  EXPECT_EQ(m->FindEntity("Address")->Key("GSI1PK"), nullptr);
+  // Sessions has no facets: one entity named after the table.
+  EXPECT_EQ(key("Sessions", "sessionId"), "{sessionId}");
+  EXPECT_EQ(m->FindEntity("Sessions")->FindAttribute("cart")->kind, AttrKind::kList);
+  EXPECT_EQ(m->FindEntity("Customer")->FindAttribute("marketingOptIn")->kind, AttrKind::kBoolean);
+  EXPECT_EQ(m->FindEntity("Product")->FindAttribute("categories")->kind, AttrKind::kSet);
+  EXPECT_EQ(m->FindEntity("Order")->FindAttribute("shippingAddress")->kind, AttrKind::kMap);
+  EXPECT_EQ(m->entities.size(), 7u);
+  // No two entities can write the same key, and the model passes the checks.
+  auto report = RunChecks(*m);
+  EXPECT_FALSE(report.Failed());
+  auto back = ParseModel(ModelToJson(*m));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->entities.size(), 7u);
 }
 
 }  // namespace
