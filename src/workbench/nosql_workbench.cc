@@ -596,6 +596,14 @@ std::string ModelToJson(const Model& model) {
         w.Key("format");
         w.String(a.format.c_str());
       }
+      if (a.length) {
+        w.Key("length");
+        w.Int64(*a.length);
+      }
+      if (!a.letter_case.empty()) {
+        w.Key("case");
+        w.String(a.letter_case.c_str());
+      }
       if (!a.values.empty()) {
         w.Key("values");
         w.StartArray();

@@ -21,7 +21,8 @@
 //   facet whose aliases are its key templates, with a few generated sample items per entity
 //   (workbench/sampler.h) as TableData so NoSQL Workbench shows the design with data.
 // - ModelToJson(model) writes a model's tables and entities in this tool's format (version 1),
-//   what `monotable model import` prints (attribute kinds, formats and enumerated values kept).
+//   what `monotable model import` prints (attribute kinds, formats, fixed lengths, letter case and
+//   enumerated values kept).
 #pragma once
 
 #include <string>

@@ -232,6 +232,21 @@ Result<Model> ImportOneTable(std::string_view text, const std::string& table_nam
     }
     t.indexes.push_back(std::move(i));
   }
+  // The schema's params: dates as ISO strings or epoch milliseconds, the type field and the
+  // timestamps OneTable writes into every item.
+  auto param = [&](const char* name) -> const rapidjson::Value* {
+    if (!doc.HasMember("params") || !doc["params"].IsObject() || !doc["params"].HasMember(name)) return nullptr;
+    return &doc["params"][name];
+  };
+  auto param_string = [&](const char* name, const char* fallback) {
+    const rapidjson::Value* v = param(name);
+    return std::string(v && v->IsString() ? v->GetString() : fallback);
+  };
+  const bool iso_dates = param("isoDates") && param("isoDates")->IsBool() && param("isoDates")->GetBool();
+  const bool timestamps = param("timestamps") && param("timestamps")->IsBool() && param("timestamps")->GetBool();
+  const std::string type_field = param_string("typeField", "_type");
+  const std::string created_field = param_string("createdField", "created");
+  const std::string updated_field = param_string("updatedField", "updated");
   for (auto it = doc["models"].MemberBegin(); it != doc["models"].MemberEnd(); ++it) {
     EntityDef e;
     e.name = it->name.GetString();
@@ -241,6 +256,7 @@ Result<Model> ImportOneTable(std::string_view text, const std::string& table_nam
       const auto& def = f->value;
       std::string type =
           def.IsObject() && def.HasMember("type") && def["type"].IsString() ? def["type"].GetString() : "string";
+      for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));  // String -> string
       KeyAttribute* key = const_cast<KeyAttribute*>(KeyNamed(t, field));
       if (key) {
         if (type == "number") key->type = 'N';
@@ -255,10 +271,48 @@ Result<Model> ImportOneTable(std::string_view text, const std::string& table_nam
       AttributeDef a;
       a.name = field;
       a.kind = KindOf(type);
+      if (a.kind == AttrKind::kTimestamp) a.format = iso_dates ? "iso8601" : "epoch-ms";
       if (def.IsObject() && def.HasMember("enum") && def["enum"].IsArray()) {
         for (const auto& v : def["enum"].GetArray())
           if (v.IsString()) a.values.push_back(v.GetString());
       }
+      std::string generate = def.IsObject() && def.HasMember("generate") && def["generate"].IsString()
+                                 ? def["generate"].GetString()
+                                 : "";
+      if (generate == "ulid") {
+        a.length = 26;
+        a.letter_case = "upper";
+      } else if (generate == "uuid") {
+        a.length = 36;
+        a.letter_case = "lower";
+      }
+      // `map` stores the field under another name ("email": {map: "em"}) or packs it into a map
+      // attribute ("name": {map: "data.name"}): the item holds that attribute.
+      if (def.IsObject() && def.HasMember("map") && def["map"].IsString()) {
+        std::string target = def["map"].GetString();
+        if (size_t dot = target.find('.'); dot != std::string::npos) {
+          target = target.substr(0, dot);
+          if (e.FindAttribute(target)) continue;  // already packed into by another field
+          a = AttributeDef{};
+          a.kind = AttrKind::kMap;
+        }
+        a.name = target;
+      }
+      if (!e.FindAttribute(a.name)) e.attributes.push_back(std::move(a));
+    }
+    // What OneTable writes into every item besides the model's fields.
+    if (!e.FindAttribute(type_field) && !KeyNamed(t, type_field)) {
+      AttributeDef a;
+      a.name = type_field;
+      a.values = {e.name};
+      e.attributes.push_back(std::move(a));
+    }
+    for (const std::string& stamp : {created_field, updated_field}) {
+      if (!timestamps || e.FindAttribute(stamp) || KeyNamed(t, stamp)) continue;
+      AttributeDef a;
+      a.name = stamp;
+      a.kind = AttrKind::kTimestamp;
+      a.format = iso_dates ? "iso8601" : "epoch-ms";
       e.attributes.push_back(std::move(a));
     }
     if (!e.Key(t.partition_key.name) || (t.sort_key && !e.Key(t.sort_key->name))) {

@@ -11,7 +11,12 @@
 // - ImportOneTable(text, table_name) builds a one-table model from such a schema: the primary and
 //   secondary indexes, each model an entity whose key templates come from the key fields' `value`
 //   (${name} -> {name}, ${name:N} and ${name:N:0} -> {name:padN}); a key field without a value becomes "{field}". Invalid JSON or a schema
-//   without indexes.primary.hash or models is a Validation status naming the place.
+//   without indexes.primary.hash or models is a Validation status naming the place. The other
+//   fields are attributes as the items hold them: types case-insensitive, `map: "other"` renames,
+//   `map: "data.x"` packs into the map attribute `data`, `generate: ulid|uuid` fixes the length,
+//   dates are ISO strings or epoch milliseconds by params.isoDates; every entity also gets the
+//   type field OneTable writes (params.typeField, default _type, its one value the model's name)
+//   and, with params.timestamps, the created and updated fields (createdField, updatedField).
 #pragma once
 
 #include <string>

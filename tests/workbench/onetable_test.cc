@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "workbench/check.h"
+#include "workbench/nosql_workbench.h"
 #include "workbench/parser.h"
 
 namespace monotable::workbench {
@@ -100,6 +104,69 @@ TEST(OneTable, ExportThenImportKeepsTheDesign) {
     }
   }
   EXPECT_EQ(back->entities.size(), original->entities.size());
+}
+
+// A full schema in the shape OneTable documents (format onetable:1.1.0: indexes with project all,
+// a list and keys, a local index, params with isoDates, timestamps and typeField, fields with
+// generate, validate, enum, default, hidden, crypt, map, nested object and array schemas, a TTL),
+// written by hand: tests/workbench/models/onetable.
+TEST(OneTable, ImportsAFullSchema) {
+  std::ifstream in(MONOTABLE_SOURCE_DIR "/tests/workbench/models/onetable/saas-crm.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto m = ImportOneTable(text.str(), "Crm");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const TableDef& t = m->tables[0];
+  ASSERT_EQ(t.indexes.size(), 3u);
+  EXPECT_EQ(t.indexes[0].projection, ProjectionKind::kAll);
+  EXPECT_EQ(t.indexes[1].projection, ProjectionKind::kInclude);
+  EXPECT_EQ(t.indexes[2].projection, ProjectionKind::kKeysOnly);
+  EXPECT_FALSE(t.indexes[2].global);
+  EXPECT_EQ(t.indexes[2].partition_key.name, "pk");
+  ASSERT_EQ(m->entities.size(), 4u);
+  const EntityDef* user = m->FindEntity("User");
+  const EntityDef* invoice = m->FindEntity("Invoice");
+  const EntityDef* account = m->FindEntity("Account");
+  ASSERT_TRUE(user && invoice && account);
+  EXPECT_EQ(user->Key("ls1sk")->Text(), "user-role#{role}#{email}");
+  EXPECT_EQ(invoice->Key("gs2sk")->Text(), "invoice#{number:pad10}");
+  EXPECT_EQ(invoice->Key("ls1sk")->Text(), "invoice-date#{date}");
+  EXPECT_EQ(account->Key("gs1sk")->Text(), "account#");
+  // name and phone are packed into the map `data`; the item holds no `name` attribute.
+  ASSERT_NE(user->FindAttribute("data"), nullptr);
+  EXPECT_EQ(user->FindAttribute("data")->kind, AttrKind::kMap);
+  EXPECT_EQ(user->FindAttribute("name"), nullptr);
+  EXPECT_EQ(user->FindAttribute("phone"), nullptr);
+  EXPECT_EQ(account->FindAttribute("id")->length, 26);  // generate: ulid
+  EXPECT_EQ(account->FindAttribute("id")->letter_case, "upper");
+  EXPECT_EQ(m->FindEntity("Session")->FindAttribute("token")->length, 36);  // generate: uuid
+  EXPECT_EQ(invoice->FindAttribute("date")->format, "iso8601");             // params.isoDates
+  EXPECT_EQ(invoice->FindAttribute("lines")->kind, AttrKind::kList);
+  EXPECT_EQ(account->FindAttribute("address")->kind, AttrKind::kMap);
+  EXPECT_EQ(invoice->FindAttribute("status")->values.size(), 4u);
+  // What OneTable writes into every item: the type field and the timestamps.
+  EXPECT_EQ(invoice->FindAttribute("_type")->values, std::vector<std::string>{"Invoice"});
+  EXPECT_EQ(invoice->FindAttribute("createdAt")->kind, AttrKind::kTimestamp);
+  EXPECT_EQ(invoice->FindAttribute("updatedAt")->format, "iso8601");
+  EXPECT_FALSE(RunChecks(*m).Failed());
+  // The model file it prints reads back with the same attributes.
+  auto back = ParseModel(ModelToJson(*m));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->FindEntity("Account")->FindAttribute("id")->length, 26);
+  EXPECT_EQ(back->FindEntity("User")->FindAttribute("data")->kind, AttrKind::kMap);
+}
+
+TEST(OneTable, WithoutParamsTheTypeFieldIsStillWrittenAndDatesAreEpochMilliseconds) {
+  auto m = ImportOneTable(R"({"indexes": {"primary": {"hash": "pk"}},
+                              "models": {"Event": {"pk": {"type": "String", "value": "event#${id}"},
+                                                   "id": {"type": "String"}, "at": {"type": "Date"}}}})",
+                          "Events");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const EntityDef& e = m->entities[0];
+  EXPECT_EQ(e.FindAttribute("at")->kind, AttrKind::kTimestamp);  // type names in any case
+  EXPECT_EQ(e.FindAttribute("at")->format, "epoch-ms");
+  EXPECT_EQ(e.FindAttribute("_type")->values, std::vector<std::string>{"Event"});
+  EXPECT_EQ(e.FindAttribute("created"), nullptr);  // no timestamps without params.timestamps
 }
 
 }  // namespace
