@@ -132,6 +132,11 @@ Result<AwsSettings> ResolveAwsSettings(const std::string& profile_option, const 
     if (it != config_section->end()) region = it->second;
   }
   if (!region.empty()) out.region = region;
+  out.ca_bundle = Env("AWS_CA_BUNDLE");
+  if (out.ca_bundle.empty() && config_section) {
+    auto it = config_section->find("ca_bundle");
+    if (it != config_section->end()) out.ca_bundle = it->second;
+  }
   return out;
 }
 

@@ -9,6 +9,8 @@
 //   ~/.aws/config, section [profile NAME], or [default]).
 // - region: --region, else AWS_REGION, AWS_DEFAULT_REGION, the profile's `region` in the config
 //   file, else us-east-1.
+// - CA bundle for https:// endpoints: AWS_CA_BUNDLE, else the profile's `ca_bundle` in the config
+//   file, else the system's CAs.
 // Contract: a profile named by --profile or AWS_PROFILE that neither file has is an error ("The
 // config profile (NAME) could not be found", the AWS CLI's words), as is a profile with only half
 // a key. No key anywhere (and no profile asked for) is not an error: requests then go unsigned
@@ -27,7 +29,8 @@ namespace monotable::cli {
 struct AwsSettings {
   std::optional<api::SigningKey> key;  // nullopt: unsigned requests
   std::string region = "us-east-1";
-  std::string source;  // where the key came from ("environment", "profile dev in ~/.aws/credentials")
+  std::string source;     // where the key came from ("environment", "profile dev in ~/.aws/credentials")
+  std::string ca_bundle;  // PEM file of CAs for https:// ("": the system's)
 };
 
 // profile, region: the --profile and --region options ("" when not given).

@@ -1,28 +1,56 @@
 #include "cli/dynamo_client.h"
 
+#include <openssl/ssl.h>
+
 #include <boost/asio/connect.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 namespace monotable::cli {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace ssl = boost::asio::ssl;
 using tcp = boost::asio::ip::tcp;
+
+namespace {
+
+// Sends `req` and reads the answer over a connected stream (plain or TLS).
+template <typename Stream>
+Status Exchange(Stream& stream, http::request<http::string_body>& req, http::response_parser<http::string_body>& parser,
+                const std::string& operation) {
+  beast::error_code ec;
+  http::write(stream, req, ec);
+  if (ec) return Status::Io("cannot send " + operation + ": " + ec.message());
+  beast::flat_buffer buffer;
+  parser.body_limit(64 * 1024 * 1024);
+  http::read(stream, buffer, parser, ec);
+  if (ec) return Status::Io("no answer to " + operation + ": " + ec.message());
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<DynamoClient> DynamoClient::Create(const std::string& endpoint, AwsSettings settings) {
   std::string rest = endpoint;
-  if (rest.rfind("http://", 0) == 0)
-    rest = rest.substr(7);
-  else if (rest.find("://") != std::string::npos)
-    return Status::Validation("only http:// endpoints are supported: " + endpoint);
-  while (!rest.empty() && rest.back() == '/') rest.pop_back();
   DynamoClient c;
+  if (rest.rfind("http://", 0) == 0) {
+    rest = rest.substr(7);
+  } else if (rest.rfind("https://", 0) == 0) {
+    rest = rest.substr(8);
+    c.tls_ = true;
+  } else if (rest.find("://") != std::string::npos) {
+    return Status::Validation("only http:// and https:// endpoints are supported: " + endpoint);
+  }
+  while (!rest.empty() && rest.back() == '/') rest.pop_back();
   size_t colon = rest.rfind(':');
   if (colon == std::string::npos) {
     c.host_ = rest;
-    c.port_ = "80";
+    c.port_ = c.tls_ ? "443" : "80";
   } else {
     c.host_ = rest.substr(0, colon);
     c.port_ = rest.substr(colon + 1);
@@ -36,14 +64,12 @@ Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, con
                                                std::string* error_type, std::string* explain) const {
   boost::asio::io_context io;
   tcp::resolver resolver(io);
-  beast::tcp_stream stream(io);
   beast::error_code ec;
   auto endpoints = resolver.resolve(host_, port_, ec);
   if (ec) return Status::Io("cannot resolve " + host_ + ": " + ec.message());
-  stream.connect(endpoints, ec);
-  if (ec) return Status::Io("cannot connect to " + host_ + ":" + port_ + ": " + ec.message());
   http::request<http::string_body> req{http::verb::post, "/", 11};
-  const std::string host = port_ == "80" ? host_ : host_ + ":" + port_;
+  const bool default_port = port_ == (tls_ ? "443" : "80");
+  const std::string host = default_port ? host_ : host_ + ":" + port_;
   const std::vector<std::pair<std::string, std::string>> headers = {
       {"Content-Type", "application/x-amz-json-1.0"}, {"X-Amz-Target", "DynamoDB_20120810." + operation}};
   req.set(http::field::host, host);
@@ -57,14 +83,36 @@ Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, con
   if (explain) req.set("x-monotable-explain", "1");
   req.body() = body;
   req.prepare_payload();
-  http::write(stream, req, ec);
-  if (ec) return Status::Io("cannot send " + operation + ": " + ec.message());
-  beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
-  parser.body_limit(64 * 1024 * 1024);
-  http::read(stream, buffer, parser, ec);
-  if (ec) return Status::Io("no answer to " + operation + ": " + ec.message());
-  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  if (tls_) {
+    // The server's certificate is verified against the system's CAs, or the bundle AWS_CA_BUNDLE
+    // or the profile's ca_bundle names (as the AWS CLI does), and must name the host.
+    ssl::context ctx(ssl::context::tls_client);
+    if (settings_.ca_bundle.empty()) {
+      ctx.set_default_verify_paths(ec);
+    } else {
+      ctx.load_verify_file(settings_.ca_bundle, ec);
+      if (ec) return Status::Io("cannot read the CA bundle " + settings_.ca_bundle + ": " + ec.message());
+    }
+    ctx.set_verify_mode(ssl::verify_peer);
+    beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
+    boost::system::error_code not_ip;
+    boost::asio::ip::make_address(host_, not_ip);
+    if (not_ip) SSL_set_tlsext_host_name(stream.native_handle(), host_.c_str());  // SNI: names only
+    stream.set_verify_callback(ssl::host_name_verification(host_));
+    beast::get_lowest_layer(stream).connect(endpoints, ec);
+    if (ec) return Status::Io("cannot connect to " + host_ + ":" + port_ + ": " + ec.message());
+    stream.handshake(ssl::stream_base::client, ec);
+    if (ec) return Status::Io("TLS with " + host_ + ":" + port_ + " failed: " + ec.message());
+    if (Status st = Exchange(stream, req, parser, operation); !st.ok()) return st;
+    stream.shutdown(ec);  // a peer that just closes is fine
+  } else {
+    beast::tcp_stream stream(io);
+    stream.connect(endpoints, ec);
+    if (ec) return Status::Io("cannot connect to " + host_ + ":" + port_ + ": " + ec.message());
+    if (Status st = Exchange(stream, req, parser, operation); !st.ok()) return st;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  }
   const auto& res = parser.get();
   if (explain) {
     auto it = res.find("x-monotable-explain");

@@ -4,7 +4,8 @@
 // over HTTP/1.1 (Boost.Beast), signed with SigV4 (api/sigv4.h SignRequest) when the settings hold
 // a key (cli/aws_credentials.h finds it as the AWS CLI does), unsigned otherwise (monotable
 // without --credentials and DynamoDB Local accept that). The Host header names host:port as the
-// SDKs send it. A 200 answer is
+// SDKs send it (the port left out when it is the scheme's). https:// endpoints verify the server's
+// certificate (the system's CAs, or the settings' CA bundle) and its host name. A 200 answer is
 // returned parsed; any other answer is a Status whose message is "<ErrorType>: <message>", and
 // *error_type (when given) receives the error's short type name (ResourceInUseException, ...).
 // Connection failures are Io statuses. Never throws.
@@ -21,7 +22,7 @@ namespace monotable::cli {
 
 class DynamoClient {
  public:
-  // endpoint: http://host:port (https is not supported).
+  // endpoint: http://host[:port] or https://host[:port].
   static Result<DynamoClient> Create(const std::string& endpoint, AwsSettings settings = {});
   // explain: when given, the request asks for monotable's explain header (api/explain.h) and
   // *explain receives its value ("" when the endpoint sent none).
@@ -32,6 +33,7 @@ class DynamoClient {
   std::string host_;
   std::string port_;
   AwsSettings settings_;
+  bool tls_ = false;
 };
 
 }  // namespace monotable::cli

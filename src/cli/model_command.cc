@@ -49,15 +49,17 @@ int Usage(const char* message) {
                "          files as a model file (JSON); --table names the table of a OneTable schema or of DTOs\n"
                "          that name none (default Table); what the DTOs cannot say is a warning on stderr\n"
                "  apply   create the model's tables and indexes on a DynamoDB endpoint\n"
-               "  --profile, --region  requests to an endpoint are signed (SigV4) with the key the AWS CLI would use:\n"
-               "          AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, else the profile (--profile,\n"
-               "          AWS_PROFILE, default) in ~/.aws/credentials or ~/.aws/config; region from --region,\n"
-               "          AWS_REGION, AWS_DEFAULT_REGION, the profile, else us-east-1. No key: unsigned\n"
+
                "  seed    write sample data: the model scaled so its largest entity has --items items (default\n"
                "          2000), the others in proportion; --skew favours some keys\n"
                "  verify  run every access pattern with sampled inputs (give seed's --items): items read vs\n"
                "          returned, pages, capacity; fails on a scan, amplification past --max-amplification\n"
                "          (default 1.5) or items that match no entity template (drift)\n"
+               "  --profile, --region  requests to an endpoint are signed (SigV4) with the key the AWS CLI would use:\n"
+               "          AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, else the profile (--profile,\n"
+               "          AWS_PROFILE, default) in ~/.aws/credentials or ~/.aws/config; region from --region,\n"
+               "          AWS_REGION, AWS_DEFAULT_REGION, the profile, else us-east-1. No key: unsigned.\n"
+               "          https:// endpoints: certificates checked against the system's CAs or AWS_CA_BUNDLE\n"
                "  format: docs/workbench/model-format.md, examples in examples/models/\n");
   return 2;
 }

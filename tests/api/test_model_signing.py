@@ -6,6 +6,8 @@ token each source gives."""
 import http.server
 import json
 import os
+import re
+import shutil
 import subprocess
 import threading
 
@@ -159,3 +161,52 @@ def test_region_and_session_token_sources(binary, tmp_path, recorder):
     os.remove(tmp_path / ".aws" / "config")
     scope, _, headers = signed_by(binary, tmp_path, recorder)
     assert scope is None and "x-amz-date" not in headers
+
+
+def self_signed(tmp_path, name, san):
+    cert, key = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName={san}"],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def tls_endpoint(server):
+    return "https://127.0.0.1:" + re.search(r" tls (\d+)", server.first_line).group(1)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make a certificate")
+def test_https_endpoint_verifies_the_certificate_and_signs(binary, tmp_path):
+    """https:// as for AWS itself: the certificate checked against AWS_CA_BUNDLE (or the profile's
+    ca_bundle, or the system's CAs) and the host name, the request signed inside TLS."""
+    cert, key = self_signed(tmp_path, "localhost-ip", "IP:127.0.0.1")
+    creds = tmp_path / "server-credentials"
+    creds.write_text("AKMODEL modelsecret\n")
+    s = Server(binary, ["--in-memory", "--credentials", str(creds), "--tls-port", "0", "--tls-cert", str(cert),
+                        "--tls-key", str(key)])
+    try:
+        endpoint = tls_endpoint(s)
+        env = {"AWS_ACCESS_KEY_ID": "AKMODEL", "AWS_SECRET_ACCESS_KEY": "modelsecret"}
+        rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", endpoint, **env)
+        assert rc == 2 and "certificate verify failed" in err, err  # not a CA this machine trusts
+        rc, out, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", endpoint, AWS_CA_BUNDLE=str(cert), **env)
+        assert rc == 0 and "Blog: created" in out, out + err
+        assert tables(s) == ["Blog"]
+        rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", endpoint, AWS_CA_BUNDLE=str(cert),
+                         AWS_ACCESS_KEY_ID="AKMODEL", AWS_SECRET_ACCESS_KEY="wrong")
+        assert rc == 2 and "InvalidSignatureException" in err
+        # The profile's ca_bundle in ~/.aws/config.
+        aws_file(tmp_path, "config", f"[default]\nca_bundle = {cert}\n")
+        rc, out, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", endpoint, **env)
+        assert rc == 0 and "exists" in out, out + err
+    finally:
+        s.kill()
+    # A certificate for another name: refused even though its CA is given.
+    other, other_key = self_signed(tmp_path, "elsewhere", "DNS:elsewhere.example")
+    s = Server(binary, ["--in-memory", "--tls-port", "0", "--tls-cert", str(other), "--tls-key", str(other_key)])
+    try:
+        endpoint = tls_endpoint(s)
+        rc, _, err = run(binary, tmp_path, "apply", BLOG, "--endpoint", endpoint, AWS_CA_BUNDLE=str(other))
+        assert rc == 2 and "certificate verify failed" in err, err
+    finally:
+        s.kill()
