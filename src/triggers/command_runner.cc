@@ -19,6 +19,38 @@ namespace monotable::triggers {
 namespace {
 
 constexpr size_t kMaxOutput = 6 * 1024 * 1024;
+constexpr size_t kStderrTail = 4096;
+
+// Passes a chunk of the handler's stderr through to the server's and keeps its last bytes.
+void PassStderr(const char* data, size_t n, std::string& tail) {
+  for (size_t done = 0; done < n;) {
+    ssize_t w = write(2, data + done, n - done);
+    if (w <= 0 && errno != EINTR) break;
+    if (w > 0) done += static_cast<size_t>(w);
+  }
+  tail.append(data, n);
+  if (tail.size() > kStderrTail) tail.erase(0, tail.size() - kStderrTail);
+}
+
+// Reads what the pipe holds now (non-blocking); closes it at its end. False once closed.
+bool DrainStderr(int& fd, std::string& tail) {
+  char buf[4096];
+  while (fd >= 0) {
+    ssize_t r = read(fd, buf, sizeof buf);
+    if (r > 0) {
+      PassStderr(buf, static_cast<size_t>(r), tail);
+    } else if (r < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (r == 0 || errno != EAGAIN) {
+        close(fd);
+        fd = -1;
+      }
+      break;
+    }
+  }
+  return fd >= 0;
+}
 
 std::vector<std::string> MergedEnvironment(const std::vector<std::string>& extra) {
   std::map<std::string, std::string> vars;
@@ -45,7 +77,7 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::vector
     result.error = "empty command";
     return result;
   }
-  int in_pipe[2], out_pipe[2];
+  int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) != 0) {
     result.error = std::string("pipe: ") + std::strerror(errno);
     return result;
@@ -56,10 +88,16 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::vector
     close(in_pipe[1]);
     return result;
   }
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    result.error = std::string("pipe: ") + std::strerror(errno);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) close(fd);
+    return result;
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setpgroup(&attr, 0);
@@ -92,9 +130,11 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::vector
   posix_spawnattr_destroy(&attr);
   close(in_pipe[0]);
   close(out_pipe[1]);
+  close(err_pipe[1]);
   if (rc != 0) {
     close(in_pipe[1]);
     close(out_pipe[0]);
+    close(err_pipe[0]);
     result.error = "cannot run " + argv[0] + ": " + std::strerror(rc);
     return result;
   }
@@ -107,8 +147,10 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::vector
   pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
   fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
   fcntl(out_pipe[0], F_SETFL, O_NONBLOCK);
+  fcntl(err_pipe[0], F_SETFL, O_NONBLOCK);
   int in_fd = in_pipe[1];
   int out_fd = out_pipe[0];
+  int err_fd = err_pipe[0];
   size_t written = 0;
   if (input.empty()) {
     close(in_fd);
@@ -122,14 +164,16 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::vector
       result.timed_out = true;
       break;
     }
-    pollfd fds[2];
+    pollfd fds[3];
     int n = 0;
     fds[n++] = {out_fd, POLLIN, 0};
+    fds[n++] = {err_fd, POLLIN, 0};  // -1 once closed: poll skips it
     if (in_fd >= 0) fds[n++] = {in_fd, POLLOUT, 0};
     int ready = poll(fds, n, static_cast<int>(std::min<int64_t>(left.count(), 100)));
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
-    if (in_fd >= 0 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) DrainStderr(err_fd, result.error_output);
+    if (in_fd >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
       ssize_t w = write(in_fd, input.data() + written, input.size() - written);
       if (w > 0) written += static_cast<size_t>(w);
       if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) {
@@ -175,9 +219,14 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::vector
         waitpid(pid, &status, 0);
         break;
       }
+      DrainStderr(err_fd, result.error_output);
       usleep(2000);
     }
   }
+  // What the handler wrote to stderr before it exited (a process it left behind may hold the
+  // pipe open: only what is there now is read).
+  DrainStderr(err_fd, result.error_output);
+  if (err_fd >= 0) close(err_fd);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;

@@ -1,5 +1,5 @@
 // Runs a handler command for one batch: the event JSON on its stdin, its stdout captured, its
-// stderr passed through to the server's, a time limit enforced.
+// stderr passed through to the server's (and its last 4 KB kept), a time limit enforced.
 //
 // Contract: RunCommand() starts argv[0] (looked up on PATH) in its own process group with the
 // server's environment plus `env` (entries "NAME=value", overriding), writes `input` to its stdin
@@ -23,6 +23,7 @@ struct CommandResult {
   int exit_code = -1;  // valid when exited normally
   int signal = 0;      // set when killed by a signal
   std::string output;  // stdout
+  std::string error_output;  // the last 4 KB of stderr (all of it also went to the server's stderr)
   std::string error;   // why it failed to start
 };
 

@@ -60,6 +60,18 @@ Outcome ReadBatchResponse(std::string_view body, const std::vector<uint64_t>& se
   return out;
 }
 
+// ": <the last non-empty line of the handler's stderr>" (at most 300 bytes), "" when it wrote none:
+// for a Python or Node handler that raised, the exception's message (Lambda's errorMessage).
+static std::string LastLine(const std::string& text) {
+  size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  size_t start = text.rfind('\n', end);
+  start = start == std::string::npos ? 0 : start + 1;
+  std::string line = text.substr(start, end - start + 1);
+  if (line.size() > 300) line = line.substr(0, 297) + "...";
+  return ": " + line;
+}
+
 Outcome Invoke(const TriggerConfig& config, const std::string& event, const std::vector<uint64_t>& sequences,
                const std::vector<std::string>& env, std::stop_token stop) {
   Outcome out;
@@ -80,11 +92,11 @@ Outcome Invoke(const TriggerConfig& config, const std::string& event, const std:
       return out;
     }
     if (r.signal != 0) {
-      out.error = "the handler was killed by signal " + std::to_string(r.signal);
+      out.error = "the handler was killed by signal " + std::to_string(r.signal) + LastLine(r.error_output);
       return out;
     }
     if (r.exit_code != 0) {
-      out.error = "the handler exited with status " + std::to_string(r.exit_code);
+      out.error = "the handler exited with status " + std::to_string(r.exit_code) + LastLine(r.error_output);
       return out;
     }
     body = std::move(r.output);

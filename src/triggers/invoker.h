@@ -4,7 +4,8 @@
 // Contract:
 // - A command succeeds when it exits 0 within the timeout; a URL when it answers 2xx. Anything
 //   else (non-zero exit, a signal, timeout, cannot start, connection refused, non-2xx) fails
-//   the whole batch ("Unhandled").
+//   the whole batch ("Unhandled"). A command's failure message ends with the last non-empty line
+//   it wrote to stderr (a Python or Node handler's exception), as Lambda reports errorMessage.
 // - With ReportBatchItemFailures, a successful answer is read as {"batchItemFailures":
 //   [{"itemIdentifier": "<SequenceNumber>"}]}: an empty answer, null, {} or an empty/null list is
 //   a complete success; a list naming sequence numbers of the batch is a partial failure (the

@@ -498,7 +498,7 @@ export const steps = [
         assert.match(await fanout.innerText(), /window 1 s/);
         const failing = p.getByTestId('trigger-always-fails');
         await failing.getByTestId('trigger-failed').filter({ hasText: /^4/ }).waitFor({ timeout: 15000 });
-        assert.match(await failing.getByTestId('trigger-error').innerText(), /handler broke|exit/);
+        assert.match(await failing.getByTestId('trigger-error').innerText(), /exited with status 1: handler broke/);
         assert.match(await failing.innerText(), /on failure → file:/);
         assert.equal(await failing.getByTestId('trigger-gave-up').innerText(), '4 records given up');
         await p.getByTestId('table-picker').locator('option', { hasText: 'Books' }).waitFor({ state: 'attached' });

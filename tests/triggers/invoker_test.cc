@@ -35,6 +35,27 @@ TEST(CommandRunnerTest, ExitStatusTimeoutAndMissingCommand) {
   EXPECT_EQ(r.exit_code, 0);
 }
 
+TEST(CommandRunnerTest, KeepsTheTailOfStderrAndTheFailureNamesItsLastLine) {
+  auto r = RunCommand({"/bin/sh", "-c", "echo starting >&2; echo '{}'; printf 'Traceback\\nRuntimeError: poison record\\n\\n' >&2; exit 1"},
+                      {}, "", 5000);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "{}\n");
+  EXPECT_EQ(r.error_output, "starting\nTraceback\nRuntimeError: poison record\n\n");
+  // Only the last 4 KB are kept.
+  r = RunCommand({"/bin/sh", "-c", "head -c 10000 /dev/zero | tr '\\0' x >&2; echo END >&2"}, {}, "", 5000);
+  EXPECT_EQ(r.error_output.size(), 4096u);
+  EXPECT_EQ(r.error_output.substr(r.error_output.size() - 4), "END\n");
+  // The invocation's error quotes the handler's last stderr line (Lambda's errorMessage).
+  TriggerConfig c;
+  c.command = {"/bin/sh", "-c", "cat >/dev/null; echo 'Traceback (most recent call last):' >&2; "
+                                "echo 'RuntimeError: poison record' >&2; exit 1"};
+  Outcome out = Invoke(c, "{}", {1}, {}, {});
+  EXPECT_FALSE(out.ok);
+  EXPECT_EQ(out.error, "the handler exited with status 1: RuntimeError: poison record");
+  c.command = {"/bin/sh", "-c", "cat >/dev/null; exit 2"};
+  EXPECT_EQ(Invoke(c, "{}", {1}, {}, {}).error, "the handler exited with status 2");
+}
+
 TEST(BatchResponseTest, CompleteSuccess) {
   std::vector<uint64_t> seqs = {10, 11, 12};
   for (const char* ok : {"", "  \n", "null", "{}", R"({"batchItemFailures": []})", R"({"batchItemFailures": null})",

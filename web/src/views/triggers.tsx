@@ -83,7 +83,7 @@ function TriggerCard(props: { t: TriggerStatus; rate: ReturnType<typeof rates> }
       {t.lastError && (
         <div class="error" data-testid="trigger-error">
           last error: {t.lastError}
-          {t.handler.kind === 'command' && <span class="muted"> (the handler's stderr is in the server's log)</span>}
+          {t.handler.kind === 'command' && <span class="muted"> (all of the handler's stderr is in the server's log)</span>}
         </div>
       )}
       <table class="grid" style={{ marginTop: '8px' }}>
