@@ -79,6 +79,24 @@ PoolIndexes Sampler::ItemIndexes(const EntityDef& e, int64_t i) {
   return out;
 }
 
+// A placeholder with no attribute of its own that is the whole template of a number (N) key: its
+// values are numbers ("{dueAt}" of an LSI sort key of type N).
+bool Sampler::NumberKeyPlaceholder(const EntityDef& e, const std::string& attribute) const {
+  const TableDef& table = model_.tables[e.table];
+  for (const auto& [name, t] : e.keys) {
+    if (t.segments.size() != 1 || !t.segments[0].variable || t.segments[0].text != attribute) continue;
+    const KeyAttribute* key = nullptr;
+    if (table.partition_key.name == name) key = &table.partition_key;
+    if (table.sort_key && table.sort_key->name == name) key = &*table.sort_key;
+    for (const auto& i : table.indexes) {
+      if (i.partition_key.name == name) key = &i.partition_key;
+      if (i.sort_key && i.sort_key->name == name) key = &*i.sort_key;
+    }
+    if (key && key->type == 'N') return true;
+  }
+  return false;
+}
+
 std::string Sampler::Value(const EntityDef& e, const std::string& attribute, const std::string& format,
                            int64_t k) const {
   const AttributeDef* a = e.FindAttribute(attribute);
@@ -90,8 +108,8 @@ std::string Sampler::Value(const EntityDef& e, const std::string& attribute, con
     value = Time(k * 3600, a->format.empty() ? "iso8601" : a->format);
   } else if (a && !a->values.empty()) {
     value = a->values[static_cast<size_t>(k) % a->values.size()];
-  } else if (a && (a->kind == AttrKind::kNumber)) {
-    value = std::to_string(a->shards > 0 ? k % a->shards : k + 1);
+  } else if ((a && a->kind == AttrKind::kNumber) || (!a && NumberKeyPlaceholder(e, attribute))) {
+    value = std::to_string(a && a->shards > 0 ? k % a->shards : k + 1);
   } else if (a && a->kind == AttrKind::kBoolean) {
     value = k % 2 ? "true" : "false";
   } else {

@@ -9,7 +9,8 @@
 //   fewer than min(declared, 10) so small enumerations and games stay whole, never more than
 //   `items`. Pool values are indexed 0..PoolSize-1; value k of a pool is deterministic and
 //   has the placeholder's shape: iso8601 times an hour apart from 2024-01-01T00:00:00Z, padN
-//   numbers, enumerated values in turn, shard numbers, ids "<letter><k>" (fixed length when the
+//   numbers, enumerated values in turn, shard numbers, numbers for a placeholder without an
+//   attribute that is a whole number (N) key's template, ids "<letter><k>" (fixed length when the
 //   attribute has one; never a '#').
 // - ItemIndexes(e, i) chooses the pool index of each attribute for item i of entity e: an
 //   attribute unique per item takes i, the others a random index (skew > 0 favours low indexes:
@@ -45,6 +46,7 @@ class Sampler {
 
  private:
   std::string Value(const EntityDef& e, const std::string& attribute, const std::string& format, int64_t k) const;
+  bool NumberKeyPlaceholder(const EntityDef& e, const std::string& attribute) const;
 
   int64_t Scaled(double declared) const;
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "workbench/language.h"
@@ -56,6 +57,29 @@ entities:
   EXPECT_EQ(a.Render(*post.Key("SK"), post, a.ItemIndexes(post, 3)).substr(0, 5), "POST#");
   std::string json = a.ItemJson(user, a.ItemIndexes(user, 4));
   EXPECT_NE(json.find("\"PK\":{\"S\":\"USER#u4\"}"), std::string::npos) << json;
+}
+
+TEST(Sampler, ANumberKeysPlaceholderWithoutAnAttributeIsANumber) {
+  auto model = ParseModel(R"(
+version: 1
+tables:
+  - name: T
+    partitionKey: PK
+    sortKey: SK
+    localSecondaryIndexes: [{name: byDue, sortKey: {name: dueAt, type: N}}]
+entities:
+  Loan: {keys: {PK: "MEMBER#{memberId}", SK: "LOAN#{loanId}", dueAt: "{dueAt}"}}
+)");
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  Sampler s(*model, 10, 0, 3);
+  const EntityDef& loan = *model->FindEntity("Loan");
+  PoolIndexes idx = s.ItemIndexes(loan, 2);
+  std::string due = s.Render(*loan.Key("dueAt"), loan, idx);
+  EXPECT_FALSE(due.empty());
+  EXPECT_TRUE(std::all_of(due.begin(), due.end(), [](char c) { return c >= '0' && c <= '9'; })) << due;
+  std::string json = s.ItemJson(loan, idx);
+  EXPECT_NE(json.find("\"dueAt\":{\"N\":\"" + due + "\"}"), std::string::npos) << json;
+  EXPECT_EQ(s.Render(*loan.Key("SK"), loan, idx).substr(0, 6), "LOAN#l");  // strings stay ids
 }
 
 }  // namespace
