@@ -143,13 +143,28 @@ struct Importer {
                (key.type == 'S' ? std::string("PREFIX#{id}") : std::string("{n}")) + "\") in the model file");
       return ParseKeyTemplate(placeholder);
     };
-    std::string prefix;
+    // The transformers that serialize: prefix, suffix and a pipe of them, applied in order
+    // around the value; anything else (custom) is code.
+    std::string prefix, suffix;
     if (a.IsObject() && a.HasMember("transform") && a["transform"].IsObject()) {
-      const Value& t = a["transform"];
-      if (Str(t, "transformerId").value_or("") == "prefix" && Str(t, "prefix"))
-        prefix = *Str(t, "prefix") + Str(t, "delimiter").value_or("#");
-      else
-        return computed("has a custom transformer");
+      std::vector<const Value*> steps = {&a["transform"]};
+      if (Str(a["transform"], "transformerId").value_or("") == "pipe") {
+        steps.clear();
+        if (a["transform"].HasMember("transformers") && a["transform"]["transformers"].IsArray()) {
+          for (const auto& step : a["transform"]["transformers"].GetArray()) steps.push_back(&step);
+        }
+      }
+      for (const Value* t : steps) {
+        std::string id = Str(*t, "transformerId").value_or("");
+        std::string delimiter = Str(*t, "delimiter").value_or("#");
+        if (id == "prefix" && Str(*t, "prefix")) {
+          prefix = *Str(*t, "prefix") + delimiter + prefix;
+        } else if (id == "suffix" && Str(*t, "suffix")) {
+          suffix += delimiter + *Str(*t, "suffix");
+        } else {
+          return computed("has a custom transformer");
+        }
+      }
     }
     for (const char* link : {"keyLink", "putLink"})
       if (a.IsObject() && a.HasMember(link)) return computed(std::string("is linked (") + link + ")");
@@ -158,14 +173,16 @@ struct Importer {
       const Value& d = a[def];
       if (Str(d, "defaulterId").value_or("") == "value" && d.HasMember("value") && d["value"].IsString() &&
           key.type == 'S')
-        return ParseKeyTemplate(Literal(prefix + d["value"].GetString()));
+        return ParseKeyTemplate(Literal(prefix + d["value"].GetString() + suffix));
       return computed(std::string("has a ") + def + " the DTO does not give as a string");
     }
     bool appended = a.IsObject() && a.HasMember("hidden") && a["hidden"].IsBool() && a["hidden"].GetBool() &&
                     !a.HasMember("savedAs") && table_key && name == key.name;
     if (appended) return computed("is not in the entity's schema (computeKey)");
-    if (key.type != 'S' && !prefix.empty()) return computed("is a number or binary with a prefix");
-    return ParseKeyTemplate(Literal(prefix) + placeholder);
+    if (key.type != 'S' && (!prefix.empty() || !suffix.empty())) {
+      return computed("is a number or binary with a prefix or suffix");
+    }
+    return ParseKeyTemplate(Literal(prefix) + placeholder + Literal(suffix));
   }
 
   Status Entity(const Value& v, const std::string& where) {
@@ -235,6 +252,22 @@ struct Importer {
       std::string stored = Str(a, "savedAs").value_or(n);
       if (is_key(stored)) continue;
       std::string type = Str(a, "type").value_or("");
+      // anyOf over one primitive type (string enums, say) is that type with the union of values.
+      const Value* values_of = &a;
+      std::vector<const Value*> alternatives;
+      if (type == "anyOf" && a.HasMember("elements") && a["elements"].IsArray() && !a["elements"].Empty()) {
+        std::string common;
+        for (const auto& alt : a["elements"].GetArray()) {
+          std::string t = Str(alt, "type").value_or("");
+          if (common.empty()) common = t;
+          if (t != common) common = "mixed";
+          alternatives.push_back(&alt);
+        }
+        if (common == "string" || common == "number" || common == "boolean" || common == "binary") {
+          type = common;
+          values_of = nullptr;
+        }
+      }
       AttributeDef d;
       d.name = stored;
       d.kind = Kind(type);
@@ -247,8 +280,13 @@ struct Importer {
                    ", which the model has no kind for: imported as a string",
                "give " + stored + " its kind in the model file");
       }
-      if (a.HasMember("enum") && a["enum"].IsArray()) {
-        for (const auto& x : a["enum"].GetArray()) {
+      std::vector<const Value*> enum_holders = values_of ? std::vector<const Value*>{values_of} : alternatives;
+      bool every_alternative_enumerated = true;
+      for (const Value* h : enum_holders) {
+        every_alternative_enumerated &= h->IsObject() && h->HasMember("enum") && (*h)["enum"].IsArray();
+      }
+      for (const Value* h : every_alternative_enumerated ? enum_holders : std::vector<const Value*>{}) {
+        for (const auto& x : (*h)["enum"].GetArray()) {
           if (x.IsString())
             d.values.push_back(x.GetString());
           else if (x.IsNumber())

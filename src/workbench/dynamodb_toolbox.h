@@ -7,7 +7,8 @@
 // entityAttributeName?/entityAttributeHidden? (older: entityAttribute: bool | {name, hidden}),
 // timestamps?: bool | {created, modified: bool | {name, savedAs, hidden}}, table: TableDTO}.
 // AttributeDTO: {type: any|null|boolean|number|string|binary|set|list|map|record|anyOf, key?,
-// savedAs?, required?, hidden?, enum?, transform? ({transformerId: "prefix", prefix, delimiter}),
+// savedAs?, required?, hidden?, enum?, transform? ({transformerId: "prefix", prefix, delimiter} |
+// {transformerId: "suffix", suffix, delimiter} | {transformerId: "pipe", transformers: [...]}),
 // keyDefault/putDefault ({defaulterId: "value", value} | {defaulterId: "custom"}),
 // keyLink/putLink ({linkerId: "custom"})}.
 //
@@ -19,8 +20,10 @@
 //   indexes), its attributes under their stored names (savedAs), kinds from the DTO types, string
 //   enums as values, the entity attribute (entityAttributeSavedAs, default `_et`, unless disabled)
 //   with the entity name as its one value, timestamps (`_ct`/`_md` or their savedAs) as iso8601ms.
-// - Key templates: a key attribute given by the caller becomes "{name}" (with a prefix transformer
-//   "PREFIX#{name}"), a constant default becomes that literal. What the DTO cannot say (a key
+// - Key templates: a key attribute given by the caller becomes "{name}" (with prefix and suffix
+//   transformers, alone or piped, "PREFIX#{name}#SUFFIX"), a constant default becomes that literal.
+//   An anyOf whose alternatives share one primitive type is that type, its values the union of
+//   their enums. What the DTO cannot say (a key
 //   computed by code: computeKey, a custom link or default; a key attribute the entity lacks) keeps a
 //   placeholder template and adds a warning finding `import.key-template` naming the entity and
 //   attribute; other unmapped things (type any/anyOf/null, custom transformers) add

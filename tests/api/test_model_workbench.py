@@ -143,7 +143,8 @@ def test_dynamodb_toolbox_import_rejects_what_is_no_dto(binary, tmp_path):
 @pytest.mark.parametrize("source,fixture,extra,tables", [
     ("nosql-workbench", "nosql-workbench/online-shop.json", [], {"OnlineShop": (["GSI1", "GSI2"], []), "Sessions": ([], [])}),
     ("onetable", "onetable/saas-crm.json", ["--table", "Crm"], {"Crm": (["gs1", "gs2"], ["ls1"])}),
-], ids=["nosql-workbench", "onetable"])
+    ("dynamodb-toolbox", "dynamodb-toolbox-v2.7/library.json", [], {"Library": (["byAuthor", "byIsbn"], ["byDue"])}),
+], ids=["nosql-workbench", "onetable", "dynamodb-toolbox"])
 def test_full_fixture_imports_checks_applies_and_seeds(binary, start_server, tmp_path, source, fixture, extra, tables):
     """A full export of each tool (tests/workbench/models/...) -> a model file that check accepts,
     apply creates with every index, and seed fills: the imported templates build real keys."""

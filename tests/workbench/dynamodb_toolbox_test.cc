@@ -176,5 +176,43 @@ TEST(DynamoDbToolbox, EveryTruncationIsAnErrorNotACrash) {
   EXPECT_TRUE(ParseModel(ModelToJson(odd->model)).ok());
 }
 
+// DynamoDB-Toolbox 2.7's DTOs as written by hand from its dto actions (schema type "item",
+// entityAttribute {name, hidden}, timestamps with names and savedAs, prefix, suffix and pipe
+// transformers, record, list of maps, anyOf, number enums, a TableDTO with two GSIs and an LSI in
+// the same array): tests/workbench/models/dynamodb-toolbox-v2.7.
+TEST(DynamoDbToolbox, ImportsVersion27Dtos) {
+  std::ifstream in(MONOTABLE_SOURCE_DIR "/tests/workbench/models/dynamodb-toolbox-v2.7/library.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto r = ImportDynamoDbToolbox({{"library.json", text.str()}}, "Default");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->findings.empty()) << r->findings[0].message;  // nothing the DTOs cannot say
+  const Model& m = r->model;
+  ASSERT_EQ(m.tables.size(), 1u);
+  ASSERT_EQ(m.tables[0].indexes.size(), 3u);
+  EXPECT_EQ(m.tables[0].indexes[2].sort_key->type, 'N');
+  EXPECT_FALSE(m.tables[0].indexes[2].global);
+  auto key = [&](const char* entity, const char* attr) {
+    const EntityDef* e = m.FindEntity(entity);
+    return e && e->Key(attr) ? e->Key(attr)->Text() : std::string("(none)");
+  };
+  EXPECT_EQ(key("Author", "PK"), "AUTHOR#{authorId}");
+  EXPECT_EQ(key("Author", "SK"), "PROFILE");
+  EXPECT_EQ(key("Book", "SK"), "EDITION#{edition}#META");  // pipe(prefix, suffix)
+  EXPECT_EQ(key("Book", "GSI1PK"), "AUTHOR#{authorId}");
+  EXPECT_EQ(key("Book", "isbn"), "{isbn}");
+  EXPECT_EQ(key("Loan", "dueAt"), "{dueAt}");
+  const EntityDef* loan = m.FindEntity("Loan");
+  EXPECT_EQ(loan->FindAttribute("status")->values, (std::vector<std::string>{"open", "closed"}));  // anyOf
+  EXPECT_EQ(loan->FindAttribute("fine")->values, (std::vector<std::string>{"0", "1", "5"}));
+  EXPECT_EQ(loan->FindAttribute("_et"), nullptr);  // entityAttribute: false
+  const EntityDef* author = m.FindEntity("Author");
+  EXPECT_EQ(author->FindAttribute("_et")->values, std::vector<std::string>{"Author"});
+  EXPECT_EQ(author->FindAttribute("links")->kind, AttrKind::kMap);  // record
+  EXPECT_EQ(author->FindAttribute("_ct")->kind, AttrKind::kTimestamp);
+  EXPECT_EQ(m.FindEntity("Book")->FindAttribute("chapters")->kind, AttrKind::kList);
+  EXPECT_FALSE(RunChecks(m).Failed());
+}
+
 }  // namespace
 }  // namespace monotable::workbench
