@@ -504,6 +504,17 @@ export const steps = [
         await p.getByTestId('table-picker').locator('option', { hasText: 'Books' }).waitFor({ state: 'attached' });
         const summary = await p.getByTestId('triggers-summary').innerText();
         assert.match(summary, /^2 triggers/);
+        // The stream disabled and enabled again: a second shard, read after the first (closed) one.
+        await api(p, 'UpdateTable', { TableName: 'Books', StreamSpecification: { StreamEnabled: false } });
+        await api(p, 'UpdateTable', { TableName: 'Books', StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } });
+        await api(p, 'PutItem', { TableName: 'Books', Item: { pk: { S: 'b4' } } });
+        await fanout.getByTestId('trigger-delivered').filter({ hasText: /^4/ }).waitFor({ timeout: 15000 });
+        await fanout.getByTestId('trigger-shard').nth(1).waitFor();
+        const shards = await fanout.getByTestId('trigger-shard').allInnerTexts();
+        assert.equal(shards.length, 2);
+        assert.match(shards[0], /closed/);
+        assert.doesNotMatch(shards[0], /reading/);
+        assert.match(shards[1], /reading\s*open/);
         await p.screenshot({ path: new URL('./artifacts/10b-triggers.png', import.meta.url).pathname, fullPage: true });
       } finally {
         await p.close();
