@@ -21,7 +21,7 @@ namespace {
 
 // Sends `req` and reads the answer over a connected stream (plain or TLS).
 template <typename Stream>
-Status Exchange(Stream& stream, http::request<http::string_body>& req, http::response_parser<http::string_body>& parser,
+Status WriteAndRead(Stream& stream, http::request<http::string_body>& req, http::response_parser<http::string_body>& parser,
                 const std::string& operation) {
   beast::error_code ec;
   http::write(stream, req, ec);
@@ -60,29 +60,30 @@ Result<DynamoClient> DynamoClient::Create(const std::string& endpoint, AwsSettin
   return c;
 }
 
-Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, const std::string& body,
-                                               std::string* error_type, std::string* explain) const {
+Result<DynamoClient::Answer> DynamoClient::Exchange(
+    const std::string& method, const std::string& path, const std::vector<std::pair<std::string, std::string>>& headers,
+    const std::string& body, bool ask_explain, const std::string& what) const {
+  const std::string& operation = what;
   boost::asio::io_context io;
   tcp::resolver resolver(io);
   beast::error_code ec;
   auto endpoints = resolver.resolve(host_, port_, ec);
   if (ec) return Status::Io("cannot resolve " + host_ + ": " + ec.message());
-  http::request<http::string_body> req{http::verb::post, "/", 11};
+  http::request<http::string_body> req{method == "GET" ? http::verb::get : http::verb::post, path, 11};
   const bool default_port = port_ == (tls_ ? "443" : "80");
   const std::string host = default_port ? host_ : host_ + ":" + port_;
-  const std::vector<std::pair<std::string, std::string>> headers = {
-      {"Content-Type", "application/x-amz-json-1.0"}, {"X-Amz-Target", "DynamoDB_20120810." + operation}};
   req.set(http::field::host, host);
   for (const auto& [name, value] : headers) req.set(name, value);
   if (settings_.key) {
     for (const auto& [name, value] :
-         api::SignRequest(*settings_.key, settings_.region, "dynamodb", "POST", "/", host, headers, body)) {
+         api::SignRequest(*settings_.key, settings_.region, "dynamodb", method, path.substr(0, path.find('?')), host,
+                          headers, body)) {
       req.set(name, value);
     }
   }
-  if (explain) req.set("x-monotable-explain", "1");
+  if (ask_explain) req.set("x-monotable-explain", "1");
   req.body() = body;
-  req.prepare_payload();
+  if (method != "GET" || !body.empty()) req.prepare_payload();
   http::response_parser<http::string_body> parser;
   if (tls_) {
     // The server's certificate is verified against the system's CAs, or the bundle AWS_CA_BUNDLE
@@ -104,25 +105,39 @@ Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, con
     if (ec) return Status::Io("cannot connect to " + host_ + ":" + port_ + ": " + ec.message());
     stream.handshake(ssl::stream_base::client, ec);
     if (ec) return Status::Io("TLS with " + host_ + ":" + port_ + " failed: " + ec.message());
-    if (Status st = Exchange(stream, req, parser, operation); !st.ok()) return st;
+    if (Status st = WriteAndRead(stream, req, parser, operation); !st.ok()) return st;
     stream.shutdown(ec);  // a peer that just closes is fine
   } else {
     beast::tcp_stream stream(io);
     stream.connect(endpoints, ec);
     if (ec) return Status::Io("cannot connect to " + host_ + ":" + port_ + ": " + ec.message());
-    if (Status st = Exchange(stream, req, parser, operation); !st.ok()) return st;
+    if (Status st = WriteAndRead(stream, req, parser, operation); !st.ok()) return st;
     stream.socket().shutdown(tcp::socket::shutdown_both, ec);
   }
   const auto& res = parser.get();
-  if (explain) {
-    auto it = res.find("x-monotable-explain");
-    *explain = it == res.end() ? "" : std::string(it->value());
-  }
+  Answer answer;
+  answer.status = res.result_int();
+  answer.body = res.body();
+  if (auto it = res.find("x-monotable-explain"); it != res.end()) answer.explain = std::string(it->value());
+  return answer;
+}
+
+Result<DynamoClient::Answer> DynamoClient::Get(const std::string& path) const {
+  return Exchange("GET", path, {}, "", false, "GET " + path);
+}
+
+Result<rapidjson::Document> DynamoClient::Call(const std::string& operation, const std::string& body,
+                                               std::string* error_type, std::string* explain) const {
+  const std::vector<std::pair<std::string, std::string>> headers = {
+      {"Content-Type", "application/x-amz-json-1.0"}, {"X-Amz-Target", "DynamoDB_20120810." + operation}};
+  auto answer = Exchange("POST", "/", headers, body, explain != nullptr, operation);
+  if (!answer.ok()) return answer.status();
+  if (explain) *explain = answer->explain;
   rapidjson::Document doc;
-  doc.Parse(res.body().c_str());
-  if (res.result_int() == 200 && !doc.HasParseError()) return doc;
-  std::string type = "HTTP " + std::to_string(res.result_int());
-  std::string message = res.body();
+  doc.Parse(answer->body.c_str());
+  if (answer->status == 200 && !doc.HasParseError()) return doc;
+  std::string type = "HTTP " + std::to_string(answer->status);
+  std::string message = answer->body;
   if (!doc.HasParseError() && doc.IsObject()) {
     if (doc.HasMember("__type") && doc["__type"].IsString()) {
       type = doc["__type"].GetString();

@@ -14,6 +14,8 @@
 #include <rapidjson/document.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/aws_credentials.h"
 #include "common/status.h"
@@ -28,8 +30,19 @@ class DynamoClient {
   // *explain receives its value ("" when the endpoint sent none).
   Result<rapidjson::Document> Call(const std::string& operation, const std::string& body,
                                    std::string* error_type = nullptr, std::string* explain = nullptr) const;
+  // Any answer of the server to a GET of `path` (signed like Call; e.g. /monotable/triggers).
+  struct Answer {
+    int status = 0;
+    std::string body;
+    std::string explain;  // the explain header, "" when none
+  };
+  Result<Answer> Get(const std::string& path) const;
 
  private:
+  Result<Answer> Exchange(const std::string& method, const std::string& path,
+                          const std::vector<std::pair<std::string, std::string>>& headers, const std::string& body,
+                          bool ask_explain, const std::string& what) const;
+
   std::string host_;
   std::string port_;
   AwsSettings settings_;

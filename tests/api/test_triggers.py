@@ -354,11 +354,18 @@ def test_retries_bisect_and_failure_destinations(tmp_path, events_env, start_ser
     out = subprocess.run([server.proc.args[0], "triggers", "--endpoint", server.endpoint], capture_output=True,
                          text=True, timeout=30)
     assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    table, details = out.stdout.split("\n\n", 1)
+    lines = table.splitlines()
     assert lines[0].split()[:3] == ["TRIGGER", "TABLE", "STATE"]
     rows = {line.split()[0]: line.split() for line in lines[1:]}
     assert set(rows) == {"to-table", "to-file"}
     assert rows["to-file"][1] == name and rows["to-file"][-1] == "1"  # FAILED column
+    # Then each trigger's shard (position, lag) and its last error (the handler's exception).
+    detail = [line.split() for line in details.splitlines()]
+    shard = next(d for d in detail if d[0] == "to-file" and d[1] == "shard")
+    assert shard[2].startswith("shardId-") and shard[-2:] == ["lag", "0"]
+    assert any(line.startswith("to-file") and "last error: the handler exited with status 1: RuntimeError: poison record"
+               in line for line in details.splitlines()), details
 
 
 def test_failing_trigger_does_not_hold_others_or_requests(tmp_path, events_env, start_server):

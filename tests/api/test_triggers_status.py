@@ -4,6 +4,8 @@ each trigger's settings and where delivery stands in every shard. With --credent
 signed request and lists only the triggers of tables the key may read."""
 import http.client
 import json
+import os
+import subprocess
 
 from conftest import Server, unique_name
 from test_console import signed_get
@@ -81,6 +83,16 @@ def test_status_wants_a_signature_when_credentials_are_configured(tmp_path, bina
         code, body = status(s.port, signed_get(s.port, "/monotable/triggers", "AKALL", "secret"))
         assert code == 200 and [t["name"] for t in body["triggers"]] == ["t1"]
         assert body["triggers"][0]["state"] in ("starting", "waiting-for-stream")  # no table Books yet
+        # `monotable triggers --endpoint` signs with the AWS CLI's key: refused without one.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+        env["HOME"] = str(tmp_path)
+        cli = [binary, "triggers", "--endpoint", s.endpoint]
+        out = subprocess.run(cli, capture_output=True, text=True, timeout=30, env=env)
+        assert out.returncode == 1 and "MissingAuthenticationTokenException" in out.stderr, out.stderr
+        out = subprocess.run(cli, capture_output=True, text=True, timeout=30,
+                             env={**env, "AWS_ACCESS_KEY_ID": "AKALL", "AWS_SECRET_ACCESS_KEY": "secret"})
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.splitlines()[1].split()[:2] == ["t1", "Books"]
         # A key limited to other tables sees none of this table's triggers.
         code, body = status(s.port, signed_get(s.port, "/monotable/triggers", "AKOTHER", "othersecret"))
         assert code == 200 and body["triggers"] == []
