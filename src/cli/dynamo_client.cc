@@ -75,9 +75,9 @@ Result<DynamoClient::Answer> DynamoClient::Exchange(
   req.set(http::field::host, host);
   for (const auto& [name, value] : headers) req.set(name, value);
   if (settings_.key) {
+    // SignRequest signs a path without a query string: the paths asked for here have none.
     for (const auto& [name, value] :
-         api::SignRequest(*settings_.key, settings_.region, "dynamodb", method, path.substr(0, path.find('?')), host,
-                          headers, body)) {
+         api::SignRequest(*settings_.key, settings_.region, "dynamodb", method, path, host, headers, body)) {
       req.set(name, value);
     }
   }

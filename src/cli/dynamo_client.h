@@ -30,7 +30,8 @@ class DynamoClient {
   // *explain receives its value ("" when the endpoint sent none).
   Result<rapidjson::Document> Call(const std::string& operation, const std::string& body,
                                    std::string* error_type = nullptr, std::string* explain = nullptr) const;
-  // Any answer of the server to a GET of `path` (signed like Call; e.g. /monotable/triggers).
+  // Any answer of the server to a GET of `path` (no query string; signed like Call; e.g.
+  // /monotable/triggers).
   struct Answer {
     int status = 0;
     std::string body;
