@@ -60,6 +60,7 @@ int Usage(const char* message) {
                "          AWS_PROFILE, default) in ~/.aws/credentials or ~/.aws/config; region from --region,\n"
                "          AWS_REGION, AWS_DEFAULT_REGION, the profile, else us-east-1. No key: unsigned.\n"
                "          https:// endpoints: certificates checked against the system's CAs or AWS_CA_BUNDLE\n"
+               "  --endpoint  default: AWS_ENDPOINT_URL_DYNAMODB, else AWS_ENDPOINT_URL (as the AWS CLI)\n"
                "  format: docs/workbench/model-format.md, examples in examples/models/\n");
   return 2;
 }
@@ -322,7 +323,15 @@ int Server(const std::string& sub, int argc, char** argv) {
     else
       return Usage(("bad argument " + std::string(arg)).c_str());
   }
-  if (file.empty() || endpoint.empty()) return Usage((sub + " needs a model file and --endpoint URL").c_str());
+  // As the AWS CLI: without --endpoint, AWS_ENDPOINT_URL_DYNAMODB, else AWS_ENDPOINT_URL. (Never a
+  // default AWS endpoint: tables are created only where the user points.)
+  for (const char* env : {"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"}) {
+    const char* v = std::getenv(env);
+    if (endpoint.empty() && v && *v) endpoint = v;
+  }
+  if (file.empty() || endpoint.empty()) {
+    return Usage((sub + " needs a model file and --endpoint URL (or AWS_ENDPOINT_URL_DYNAMODB)").c_str());
+  }
   auto model = workbench::LoadModelFile(file);
   if (!model.ok()) {
     std::fprintf(stderr, "monotable model %s: %s: %s\n", sub.c_str(), file.c_str(), model.status().message().c_str());

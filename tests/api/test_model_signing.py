@@ -66,6 +66,13 @@ def test_environment_key_applies_seeds_and_verifies(binary, secured, tmp_path):
         rc, out, err = run(binary, tmp_path, step, BLOG, "--endpoint", secured.endpoint, "--items", "100", **env)
         assert rc == 0, (step, out, err)
     assert tables(secured) == ["Blog"]
+    # Without --endpoint, AWS_ENDPOINT_URL_DYNAMODB (then AWS_ENDPOINT_URL) names it, as for the AWS CLI.
+    rc, out, err = run(binary, tmp_path, "apply", BLOG, AWS_ENDPOINT_URL_DYNAMODB=secured.endpoint, **env)
+    assert rc == 0 and "exists" in out, out + err
+    rc, out, err = run(binary, tmp_path, "apply", BLOG, AWS_ENDPOINT_URL=secured.endpoint, **env)
+    assert rc == 0 and "exists" in out, out + err
+    rc, _, err = run(binary, tmp_path, "apply", BLOG, **env)
+    assert rc == 2 and "--endpoint URL (or AWS_ENDPOINT_URL_DYNAMODB)" in err
     # diff --endpoint counts the items on the live table, signed too.
     rc, out, err = run(binary, tmp_path, "diff", BLOG, BLOG, "--endpoint", secured.endpoint, **env)
     assert rc == 0, out + err
