@@ -263,6 +263,11 @@ Result<Model> ImportOneTable(std::string_view text, const std::string& table_nam
         std::string value = def.IsObject() && def.HasMember("value") && def["value"].IsString()
                                 ? def["value"].GetString()
                                 : "${" + field + "}";
+        // OneTable fills the type field with the model's name: `${_type}#${id}` in model User is
+        // "User#<id>", a literal prefix, not a value the caller passes.
+        const std::string type_ref = "${" + type_field + "}";
+        for (size_t at = value.find(type_ref); at != std::string::npos; at = value.find(type_ref, at + e.name.size()))
+          value.replace(at, type_ref.size(), e.name);
         auto tmpl = FromOneTable(value);
         if (!tmpl.ok()) return Status::Validation("models." + e.name + "." + field + ": " + tmpl.status().message());
         e.keys[field] = *tmpl;

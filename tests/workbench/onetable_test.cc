@@ -169,5 +169,35 @@ TEST(OneTable, WithoutParamsTheTypeFieldIsStillWrittenAndDatesAreEpochMillisecon
   EXPECT_EQ(e.FindAttribute("created"), nullptr);  // no timestamps without params.timestamps
 }
 
+
+// Found on real schemas (issue 42): OneTable writes the model's name into the type field, so
+// `${_type}` in a key value is that name, a literal, not an input. Read as a placeholder it made
+// every pattern on such keys unbuildable and hid the single partition of `${_type}#`.
+TEST(OneTable, TheTypeFieldInAKeyValueIsTheModelName) {
+  auto m = ImportOneTable(R"({"indexes": {"primary": {"hash": "pk", "sort": "sk"}},
+                              "models": {
+                                "Team": {"pk": {"type": "string", "value": "${_type}#${teamId}"},
+                                         "sk": {"type": "string", "value": "${_type}#"},
+                                         "teamId": {"type": "string"}},
+                                "Member": {"pk": {"type": "string", "value": "${_type}#"},
+                                           "sk": {"type": "string", "value": "${_type}#${memberId}#${_type}"},
+                                           "memberId": {"type": "string"}}}})",
+                          "Clubs");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->FindEntity("Team")->Key("pk")->Text(), "Team#{teamId}");
+  EXPECT_EQ(m->FindEntity("Team")->Key("sk")->Text(), "Team#");
+  EXPECT_EQ(m->FindEntity("Member")->Key("pk")->Text(), "Member#");
+  EXPECT_EQ(m->FindEntity("Member")->Key("sk")->Text(), "Member#{memberId}#Member");
+
+  // A schema naming its own type field: that name is replaced, `_type` is then an attribute.
+  auto custom = ImportOneTable(R"({"indexes": {"primary": {"hash": "pk"}},
+                                   "params": {"typeField": "kind"},
+                                   "models": {"Note": {"pk": {"type": "string", "value": "${kind}:${_type}:${noteId}"},
+                                                       "noteId": {"type": "string"}}}})",
+                               "Notes");
+  ASSERT_TRUE(custom.ok()) << custom.status().message();
+  EXPECT_EQ(custom->entities[0].Key("pk")->Text(), "Note:{_type}:{noteId}");
+}
+
 }  // namespace
 }  // namespace monotable::workbench
