@@ -21,11 +21,16 @@ std::string Str(const rapidjson::Value& v, const char* field) {
 }
 
 std::string PlaceholderName(const std::string& alias, const std::string& fallback) {
-  std::string out;
-  for (char c : alias) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') out += c;
-  }
-  if (out.empty()) out = fallback;
+  auto word = [](const std::string& text) {
+    std::string w;
+    for (char c : text) {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') w += c;
+    }
+    return w;
+  };
+  std::string out = word(alias);
+  if (out.empty()) out = word(fallback);  // an attribute named "State#Date" gives {stateDate}
+  if (out.empty()) out = "value";
   if (std::isdigit(static_cast<unsigned char>(out[0]))) out = "v" + out;
   if (std::none_of(out.begin(), out.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); })) {
     for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));  // GSI1PK -> gsi1pk
@@ -49,8 +54,14 @@ KeyTemplate Infer(const std::vector<std::string>& values, const std::string& ali
   // Equal values are a literal when they read as a marker (PROFILE, DETAILS, METADATA): no digit.
   // Equal values with a digit are sample data that repeats one id (two reviews of product
   // "PRODUCT#p-0042", one session "9f1c..."): the part after the last '#' is the variable.
+  // One sample alone reads as a marker only in capitals: a single "Sara" in an index key is a
+  // value one item happens to have, not a constant every item carries.
   bool all_equal = std::all_of(values.begin(), values.end(), [&](const std::string& v) { return v == values[0]; });
-  if (all_equal && std::none_of(values[0].begin(), values[0].end(), [](char c) { return c >= '0' && c <= '9'; })) {
+  bool marker = std::none_of(values[0].begin(), values[0].end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                (values.size() > 1 || std::none_of(values[0].begin(), values[0].end(), [](char c) {
+                   return std::islower(static_cast<unsigned char>(c));
+                 }));
+  if (all_equal && marker) {
     t.segments.push_back({false, values[0], ""});
     return t;
   }
@@ -148,6 +159,9 @@ void NameAfterTheSource(EntityDef& e, const std::string& attr, const Items& item
     const KeyTemplate& o = e.keys[other];
     if (other == attr || o.segments.empty() || !o.segments.back().variable || o.segments.size() > 2) continue;
     const std::string other_prefix = o.segments.size() == 2 ? o.segments[0].text : "";
+    // Two different prefixes name two kinds of id ("o#12345" an order, "c#12345" a customer):
+    // equal suffixes in the samples are a coincidence of the sample data, not one variable.
+    if (!prefix.empty() && !other_prefix.empty() && prefix != other_prefix) continue;
     if (matches_everywhere([&](const rapidjson::Value& item) -> std::optional<std::string> {
           auto v = ValueOf(item, other);
           return v ? rest(*v, other_prefix) : std::nullopt;
@@ -264,7 +278,9 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
     if (facets.empty() && (!table_items.empty() || !table_attributes.empty())) {
       Facet whole{table.name, "", "", {}, table_items, true};
       for (const auto& a : table_attributes) {
-        if (!key_names.count(a)) whole.attributes.push_back(a);
+        // Index keys stay listed: without sample items they become placeholders (below).
+        if (a != table.partition_key.name && !(table.sort_key && a == table.sort_key->name))
+          whole.attributes.push_back(a);
       }
       facets.push_back(std::move(whole));
     }
@@ -300,13 +316,23 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
       earlier.push_back(table.partition_key.name);
       if (table.sort_key) {
         e.keys[table.sort_key->name] = Infer(Samples(items, table.sort_key->name), facet.sk_alias, table.sort_key->name);
+        // An item whose sort key repeats its partition key ("c#12345" in both) has one id, not two.
+        NameAfterTheSource(e, table.sort_key->name, items, earlier, {});
         earlier.push_back(table.sort_key->name);
       }
       for (const auto& index : table.indexes) {
         for (const KeyAttribute* k : {&index.partition_key, index.sort_key ? &*index.sort_key : nullptr}) {
           if (!k || e.keys.count(k->name)) continue;
           auto values = Samples(items, k->name);
-          if (values.empty()) continue;
+          if (values.empty()) {
+            // No sample item has it: sparse when the facet has sample items, else (a model without
+            // data) a placeholder when the facet or the table lists the attribute.
+            bool listed = std::find(facet.attributes.begin(), facet.attributes.end(), k->name) != facet.attributes.end();
+            if (!items.empty() || !listed) continue;
+            e.keys[k->name] = Infer(values, k->name, k->name);
+            earlier.push_back(k->name);
+            continue;
+          }
           e.keys[k->name] = Infer(values, k->name, k->name);
           NameAfterTheSource(e, k->name, items, earlier, facet.attributes);
           earlier.push_back(k->name);

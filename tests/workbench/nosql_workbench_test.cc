@@ -144,5 +144,89 @@ TEST(NoSqlWorkbench, ImportsAFullExport) {
   EXPECT_EQ(back->entities.size(), 7u);
 }
 
+
+// Shapes found in real public exports (issue 42), written here by hand with other content.
+
+// A root item repeats its id in both keys (PK = SK = "SHELF#s1"): one id, one placeholder.
+// An index key whose suffix equals the primary key's under another prefix ("DRIVER#7" beside
+// "TRIP#7") is another kind of id that the samples happen to share: its own placeholder.
+TEST(NoSqlWorkbench, OneIdInBothKeysButNotAcrossPrefixes) {
+  auto m = ImportNoSqlWorkbench(R"({"ModelName": "Depot", "DataModel": [{
+    "TableName": "Depot",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                      "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+    "GlobalSecondaryIndexes": [{"IndexName": "ByDriver",
+      "KeyAttributes": {"PartitionKey": {"AttributeName": "DriverKey", "AttributeType": "S"}},
+      "Projection": {"ProjectionType": "ALL"}}],
+    "TableFacets": [
+      {"FacetName": "Shelf", "KeyAttributeAlias": {"PartitionKeyAlias": "ShelfId", "SortKeyAlias": "Self"},
+       "TableData": [{"PK": {"S": "SHELF#s1"}, "SK": {"S": "SHELF#s1"}},
+                     {"PK": {"S": "SHELF#s20"}, "SK": {"S": "SHELF#s20"}}], "NonKeyAttributes": []},
+      {"FacetName": "Trip", "KeyAttributeAlias": {"PartitionKeyAlias": "TripId", "SortKeyAlias": "Leg"},
+       "TableData": [{"PK": {"S": "TRIP#7"}, "SK": {"S": "LEG#1"}, "DriverKey": {"S": "DRIVER#7"}},
+                     {"PK": {"S": "TRIP#8"}, "SK": {"S": "LEG#2"}, "DriverKey": {"S": "DRIVER#8"}}],
+       "NonKeyAttributes": ["DriverKey"]}]}]})");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->FindEntity("Shelf")->Key("PK")->Text(), "SHELF#{shelfId}");
+  EXPECT_EQ(m->FindEntity("Shelf")->Key("SK")->Text(), "SHELF#{shelfId}");
+  EXPECT_EQ(m->FindEntity("Trip")->Key("PK")->Text(), "TRIP#{tripId}");
+  EXPECT_EQ(m->FindEntity("Trip")->Key("DriverKey")->Text(), "DRIVER#{driverKey}");
+}
+
+// A key attribute named with a '#' ("Kind#When") and no alias names a placeholder without it; an
+// index key only one sample item has ("Ada") is a value, not a constant, unless it reads as a
+// marker in capitals ("ARCHIVE").
+TEST(NoSqlWorkbench, PlaceholderNamesAndSingleSamples) {
+  auto m = ImportNoSqlWorkbench(R"({"ModelName": "Lab", "DataModel": [{
+    "TableName": "Lab",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "Sample", "AttributeType": "S"},
+                      "SortKey": {"AttributeName": "Kind#When", "AttributeType": "S"}},
+    "NonKeyAttributes": [{"AttributeName": "Reviewer", "AttributeType": "S"},
+                         {"AttributeName": "Shelf", "AttributeType": "S"}],
+    "GlobalSecondaryIndexes": [
+      {"IndexName": "ByReviewer", "KeyAttributes": {"PartitionKey": {"AttributeName": "Reviewer", "AttributeType": "S"}},
+       "Projection": {"ProjectionType": "ALL"}},
+      {"IndexName": "ByShelf", "KeyAttributes": {"PartitionKey": {"AttributeName": "Shelf", "AttributeType": "S"}},
+       "Projection": {"ProjectionType": "ALL"}}],
+    "TableData": [
+      {"Sample": {"S": "x1"}, "Kind#When": {"S": "DRY#2021-01-01"}},
+      {"Sample": {"S": "x2"}, "Kind#When": {"S": "WET#2021-02-01"}, "Reviewer": {"S": "Ada"}, "Shelf": {"S": "ARCHIVE"}},
+      {"Sample": {"S": "x3"}, "Kind#When": {"S": "DRY#2021-03-01"}}]}]})");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const EntityDef& e = m->entities[0];
+  EXPECT_EQ(e.Key("Kind#When")->Text(), "{kindWhen}");
+  EXPECT_EQ(e.Key("Reviewer")->Text(), "{reviewer}");
+  EXPECT_EQ(e.Key("Shelf")->Text(), "ARCHIVE");
+  EXPECT_TRUE(ParseModel(ModelToJson(*m)).ok()) << ModelToJson(*m);
+}
+
+// A model without sample data (TableData and TableFacets empty): the index keys the table lists
+// are placeholders of its one entity, so the entity is in those indexes and keeps the attributes.
+TEST(NoSqlWorkbench, WithoutSampleDataListedIndexKeysArePlaceholders) {
+  auto m = ImportNoSqlWorkbench(R"({"ModelName": "Clinic", "DataModel": [{
+    "TableName": "Clinic",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"},
+                      "SortKey": {"AttributeName": "sk", "AttributeType": "S"}},
+    "NonKeyAttributes": [{"AttributeName": "ward", "AttributeType": "S"}, {"AttributeName": "admittedOn", "AttributeType": "S"},
+                         {"AttributeName": "notes", "AttributeType": "S"}],
+    "TableFacets": [], "TableData": [],
+    "GlobalSecondaryIndexes": [
+      {"IndexName": "ByWard", "KeyAttributes": {"PartitionKey": {"AttributeName": "ward", "AttributeType": "S"},
+                                                 "SortKey": {"AttributeName": "admittedOn", "AttributeType": "S"}},
+       "Projection": {"ProjectionType": "ALL"}},
+      {"IndexName": "Inverted", "KeyAttributes": {"PartitionKey": {"AttributeName": "sk", "AttributeType": "S"},
+                                                   "SortKey": {"AttributeName": "pk", "AttributeType": "S"}},
+       "Projection": {"ProjectionType": "ALL"}}]}]})");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const EntityDef& e = m->entities[0];
+  ASSERT_NE(e.Key("ward"), nullptr);
+  EXPECT_EQ(e.Key("ward")->Text(), "{ward}");
+  EXPECT_EQ(e.Key("admittedOn")->Text(), "{admittedOn}");
+  EXPECT_EQ(e.Key("pk")->Text(), "{pk}");
+  ASSERT_NE(e.FindAttribute("notes"), nullptr);
+  EXPECT_EQ(e.FindAttribute("ward"), nullptr);  // a key now, not a plain attribute
+  EXPECT_TRUE(ParseModel(ModelToJson(*m)).ok()) << ModelToJson(*m);
+}
+
 }  // namespace
 }  // namespace monotable::workbench
