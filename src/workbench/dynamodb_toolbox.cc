@@ -382,6 +382,18 @@ Result<ToolboxImport> ImportDynamoDbToolbox(const std::vector<ToolboxFile>& file
   if (im.tables.empty()) return Status::Validation("no TableDTO or EntityDTO given");
   for (auto& t : im.tables) im.out.model.tables.push_back(std::move(t.def));
   im.out.model.name = im.out.model.tables[0].name;
+  // TableDTOs alone (found on real DTOs, issue 42): the model file holds tables and no entity,
+  // which `model check` refuses; say so at import rather than leave it to the check.
+  if (entities.empty()) {
+    Finding f;
+    f.code = "import.no-entity";
+    f.severity = Severity::kWarning;
+    f.subject_kind = "table";
+    f.subject = im.out.model.tables[0].name;
+    f.message = "the DTOs define tables and no entity; a model file needs at least one entity before check";
+    f.fix = "import the EntityDTOs together with the TableDTO, or add entities with key templates to the model file";
+    im.out.findings.push_back(std::move(f));
+  }
   return std::move(im.out);
 }
 

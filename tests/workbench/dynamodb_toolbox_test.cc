@@ -214,5 +214,21 @@ TEST(DynamoDbToolbox, ImportsVersion27Dtos) {
   EXPECT_FALSE(RunChecks(m).Failed());
 }
 
+
+// A TableDTO alone (as the toolbox's own DTO tests build them, issue 42): the import still gives
+// the table, and warns that the model file has no entity yet.
+TEST(DynamoDbToolbox, TableDtoAloneWarnsThatThereIsNoEntity) {
+  auto r = ImportDynamoDbToolbox({{"t.json", R"({"tableName": "Ledger", "partitionKey": {"name": "id", "type": "string"},
+                                                 "entityAttributeSavedAs": "_et"})"}},
+                                 "Table");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->model.tables.size(), 1u);
+  EXPECT_TRUE(r->model.entities.empty());
+  ASSERT_EQ(r->findings.size(), 1u);
+  EXPECT_EQ(r->findings[0].code, "import.no-entity");
+  EXPECT_EQ(r->findings[0].subject, "Ledger");
+  EXPECT_EQ(r->findings[0].severity, Severity::kWarning);
+}
+
 }  // namespace
 }  // namespace monotable::workbench
