@@ -170,12 +170,54 @@ void NameAfterTheSource(EntityDef& e, const std::string& attr, const Items& item
       return;
     }
   }
+  // Only one attribute may match: "P#1".."P#3" beside productId and categoryId both 1..3 is the
+  // sample data's coincidence, unless the prefix names one of them ("P#": productId, "C#":
+  // categoryId); naming it after the wrong one would be worse than neither.
+  std::vector<const std::string*> sources;
   for (const auto& a : attributes) {
-    if (matches_everywhere([&](const rapidjson::Value& item) { return ValueOf(item, a); })) {
-      t.segments.back().text = PlaceholderName(a, a);
-      return;
-    }
+    if (matches_everywhere([&](const rapidjson::Value& item) { return ValueOf(item, a); })) sources.push_back(&a);
   }
+  if (sources.size() > 1) {
+    std::string word;
+    for (char c : prefix) {
+      if (!std::isalnum(static_cast<unsigned char>(c))) break;
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    std::vector<const std::string*> named;
+    for (const auto* a : sources) {
+      std::string lower = *a;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!word.empty() && lower.compare(0, word.size(), word) == 0) named.push_back(a);
+    }
+    sources = named;
+  }
+  if (sources.size() == 1) t.segments.back().text = PlaceholderName(*sources[0], *sources[0]);
+}
+
+// The attribute that names each sample item's entity: a non-key string every item has, named as
+// such attributes are (EntityType, entity, type, _type, _et, kind...), with at least two values
+// and fewer values than items. "" when there is none.
+std::string Discriminator(const Items& items, const std::set<std::string>& key_names) {
+  static const std::set<std::string> kNames = {"entitytype", "entity", "type", "_type", "_et", "__typename",
+                                               "kind", "recordtype", "itemtype", "entity_type", "record_type",
+                                               "item_type", "_entity", "__entity__"};
+  for (auto m = items[0]->MemberBegin(); m != items[0]->MemberEnd(); ++m) {
+    std::string name = m->name.GetString(), lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (key_names.count(name) || !kNames.count(lower)) continue;
+    std::set<std::string> values;
+    bool everywhere = true;
+    for (const auto* item : items) {
+      const rapidjson::Value* v = item->HasMember(name.c_str()) ? &(*item)[name.c_str()] : nullptr;
+      if (!v || !v->IsObject() || !v->HasMember("S") || !(*v)["S"].IsString() || (*v)["S"].GetStringLength() == 0) {
+        everywhere = false;
+        break;
+      }
+      values.insert((*v)["S"].GetString());
+    }
+    if (everywhere && values.size() >= 2 && values.size() < items.size()) return name;
+  }
+  return "";
 }
 
 }  // namespace
@@ -275,6 +317,36 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
         facets.push_back(std::move(facet));
       }
     }
+    // Without facets, the table's sample items often hold several entities told apart by an
+    // attribute every item has (EntityType, type, Entity...: real exports do): one entity per value,
+    // with that value's items, so each gets its own key templates and its own (sparse) indexes.
+    std::string discriminator;
+    if (facets.empty() && table_items.size() > 1) discriminator = Discriminator(table_items, key_names);
+    if (!discriminator.empty()) {
+      for (const auto* item : table_items) {
+        std::string value = *ValueOf(*item, discriminator);
+        auto it = std::find_if(facets.begin(), facets.end(), [&](const Facet& f) { return f.name == value; });
+        if (it == facets.end()) {
+          facets.push_back(Facet{value, "", "", {}, {}, true});
+          it = facets.end() - 1;
+        }
+        it->items.push_back(item);
+      }
+      for (auto& facet : facets) {
+        for (const auto& a : table_attributes) {  // the table's order first, then what only items name
+          if (!key_names.count(a) && std::any_of(facet.items.begin(), facet.items.end(),
+                                                 [&](const rapidjson::Value* i) { return i->HasMember(a.c_str()); }))
+            facet.attributes.push_back(a);
+        }
+        for (const auto* item : facet.items) {
+          for (auto m = item->MemberBegin(); m != item->MemberEnd(); ++m) {
+            std::string a = m->name.GetString();
+            if (!key_names.count(a) && std::find(facet.attributes.begin(), facet.attributes.end(), a) == facet.attributes.end())
+              facet.attributes.push_back(a);
+          }
+        }
+      }
+    }
     if (facets.empty() && (!table_items.empty() || !table_attributes.empty())) {
       Facet whole{table.name, "", "", {}, table_items, true};
       for (const auto& a : table_attributes) {
@@ -313,11 +385,13 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
       std::vector<std::string> earlier;
       e.keys[table.partition_key.name] =
           Infer(Samples(items, table.partition_key.name), facet.pk_alias, table.partition_key.name);
+      // "P#1" beside productId "1" in every sample item: the placeholder is productId.
+      NameAfterTheSource(e, table.partition_key.name, items, {}, facet.attributes);
       earlier.push_back(table.partition_key.name);
       if (table.sort_key) {
         e.keys[table.sort_key->name] = Infer(Samples(items, table.sort_key->name), facet.sk_alias, table.sort_key->name);
         // An item whose sort key repeats its partition key ("c#12345" in both) has one id, not two.
-        NameAfterTheSource(e, table.sort_key->name, items, earlier, {});
+        NameAfterTheSource(e, table.sort_key->name, items, earlier, facet.attributes);
         earlier.push_back(table.sort_key->name);
       }
       for (const auto& index : table.indexes) {
@@ -344,6 +418,7 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
         attr.name = name;
         attr.kind = KindOf(types[attr.name]);
         if (attr.kind == AttrKind::kList || attr.kind == AttrKind::kSet) attr.items = 4;
+        if (name == discriminator) attr.values = {facet.name};
         e.attributes.push_back(std::move(attr));
       }
       m.entities.push_back(std::move(e));

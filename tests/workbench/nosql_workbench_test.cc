@@ -228,5 +228,46 @@ TEST(NoSqlWorkbench, WithoutSampleDataListedIndexKeysArePlaceholders) {
   EXPECT_TRUE(ParseModel(ModelToJson(*m)).ok()) << ModelToJson(*m);
 }
 
+
+// Real exports without facets keep every entity in the table's TableData, told apart by an
+// attribute ("EntityType", "type"): one entity per value, each with its own templates and only
+// the indexes its items have keys for. A placeholder takes an attribute's name when one attribute
+// alone matches the samples, or when the prefix names one of several ("OWNER#": ownerId, not
+// garageId); two that still tie (vin and slot under "CAR#") leave it unnamed.
+TEST(NoSqlWorkbench, WithoutFacetsATypeAttributeSplitsTheEntities) {
+  auto m = ImportNoSqlWorkbench(R"({"ModelName": "Garage", "DataModel": [{
+    "TableName": "Garage",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                      "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+    "NonKeyAttributes": [{"AttributeName": "kind", "AttributeType": "S"}, {"AttributeName": "GSI1PK", "AttributeType": "S"}],
+    "GlobalSecondaryIndexes": [{"IndexName": "ByPlate",
+      "KeyAttributes": {"PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"}},
+      "Projection": {"ProjectionType": "ALL"}}],
+    "TableData": [
+      {"PK": {"S": "OWNER#1"}, "SK": {"S": "PROFILE"}, "kind": {"S": "owner"}, "ownerId": {"S": "1"}, "garageId": {"S": "1"}},
+      {"PK": {"S": "OWNER#2"}, "SK": {"S": "PROFILE"}, "kind": {"S": "owner"}, "ownerId": {"S": "2"}, "garageId": {"S": "2"}},
+      {"PK": {"S": "OWNER#1"}, "SK": {"S": "CAR#7"}, "kind": {"S": "car"}, "vin": {"S": "7"}, "slot": {"S": "7"},
+       "plate": {"S": "AB1"}, "GSI1PK": {"S": "PLATE#AB1"}},
+      {"PK": {"S": "OWNER#2"}, "SK": {"S": "CAR#9"}, "kind": {"S": "car"}, "vin": {"S": "9"}, "slot": {"S": "9"},
+       "plate": {"S": "XY2"}, "GSI1PK": {"S": "PLATE#XY2"}}]}]})");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  ASSERT_EQ(m->entities.size(), 2u);
+  const EntityDef* owner = m->FindEntity("owner");
+  const EntityDef* car = m->FindEntity("car");
+  ASSERT_NE(owner, nullptr);
+  ASSERT_NE(car, nullptr);
+  EXPECT_EQ(owner->Key("PK")->Text(), "OWNER#{ownerId}");
+  EXPECT_EQ(owner->Key("SK")->Text(), "PROFILE");
+  EXPECT_EQ(owner->Key("GSI1PK"), nullptr);  // no owner has it: not in ByPlate
+  EXPECT_EQ(car->Key("SK")->Text(), "CAR#{sk}");
+  EXPECT_EQ(car->Key("GSI1PK")->Text(), "PLATE#{plate}");
+  EXPECT_EQ(owner->FindAttribute("kind")->values, std::vector<std::string>{"owner"});
+  EXPECT_EQ(car->FindAttribute("kind")->values, std::vector<std::string>{"car"});
+  EXPECT_EQ(car->FindAttribute("ownerId"), nullptr);
+  EXPECT_NE(car->FindAttribute("plate"), nullptr);
+  EXPECT_FALSE(RunChecks(*m).Failed());
+  EXPECT_TRUE(ParseModel(ModelToJson(*m)).ok()) << ModelToJson(*m);
+}
+
 }  // namespace
 }  // namespace monotable::workbench
