@@ -2,6 +2,7 @@
 created, seeded and every access pattern verified on live data; a model whose pattern reads other
 entities, a Scan and items that match no template fail verify."""
 import glob
+import json
 import os
 import subprocess
 
@@ -165,3 +166,33 @@ def test_full_fixture_imports_checks_applies_and_seeds(binary, start_server, tmp
         assert sorted(g["IndexName"] for g in table.get("GlobalSecondaryIndexes", [])) == gsis
         assert sorted(i["IndexName"] for i in table.get("LocalSecondaryIndexes", [])) == lsis
         assert ddb.scan(TableName=name, Select="COUNT")["Count"] > 0
+
+
+def test_import_shapes_found_on_real_files(binary, tmp_path):
+    """Issue 42, hand-written in the shapes real public files have: a OneTable key `${_type}#` is
+    the model's name (a pattern with no input reads that partition), and TableDTOs without an
+    EntityDTO warn that the model file has no entity yet."""
+    schema = tmp_path / "clubs.json"
+    schema.write_text(json.dumps({
+        "format": "onetable:1.1.0",
+        "indexes": {"primary": {"hash": "pk", "sort": "sk"}},
+        "models": {"Member": {"pk": {"type": "string", "value": "${_type}#"},
+                              "sk": {"type": "string", "value": "${_type}#${memberId}"},
+                              "memberId": {"type": "string"}}}}))
+    rc, out, err = model(binary, "import", str(schema), "--from", "onetable")
+    assert rc == 0, err
+    imported = json.loads(out)
+    assert imported["entities"]["Member"]["keys"] == {"pk": "Member#", "sk": "Member#{memberId}"}
+    imported["accessPatterns"] = [{"name": "listMembers", "operation": "Query", "inputs": [],
+                                   "entities": ["Member"], "limit": 20, "rps": 5}]
+    path = tmp_path / "clubs-model.json"
+    path.write_text(json.dumps(imported))
+    rc, report, err = model(binary, "check", str(path))
+    assert rc == 0, report + err
+    assert ':pk = "Member#"' in report, report
+
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"tableName": "Ledger", "partitionKey": {"name": "id", "type": "string"}}))
+    rc, out, err = model(binary, "import", str(table), "--from", "dynamodb-toolbox")
+    assert rc == 0, err
+    assert "warning import.no-entity (table Ledger)" in err, err
