@@ -55,9 +55,14 @@ KeyTemplate Infer(const std::vector<std::string>& values, const std::string& ali
   // Equal values with a digit are sample data that repeats one id (two reviews of product
   // "PRODUCT#p-0042", one session "9f1c..."): the part after the last '#' is the variable.
   // One sample alone reads as a marker only in capitals: a single "Sara" in an index key is a
-  // value one item happens to have, not a constant every item carries.
+  // value one item happens to have, not a constant every item carries. Text with spaces, '@', '.'
+  // or '/' is never a marker ("Amazon DynamoDB" twice is two threads of one forum).
   bool all_equal = std::all_of(values.begin(), values.end(), [&](const std::string& v) { return v == values[0]; });
-  bool marker = std::none_of(values[0].begin(), values[0].end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+  bool marker = std::none_of(values[0].begin(), values[0].end(),
+                             [](char c) {
+                               return (c >= '0' && c <= '9') || std::isspace(static_cast<unsigned char>(c)) ||
+                                      c == '@' || c == '.' || c == '/';
+                             }) &&
                 (values.size() > 1 || std::none_of(values[0].begin(), values[0].end(), [](char c) {
                    return std::islower(static_cast<unsigned char>(c));
                  }));

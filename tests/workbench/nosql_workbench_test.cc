@@ -198,6 +198,16 @@ TEST(NoSqlWorkbench, PlaceholderNamesAndSingleSamples) {
   EXPECT_EQ(e.Key("Reviewer")->Text(), "{reviewer}");
   EXPECT_EQ(e.Key("Shelf")->Text(), "ARCHIVE");
   EXPECT_TRUE(ParseModel(ModelToJson(*m)).ok()) << ModelToJson(*m);
+
+  // A name repeated by the samples is one value, not a marker: two posts on one board.
+  auto board = ImportNoSqlWorkbench(R"({"ModelName": "Board", "DataModel": [{
+    "TableName": "Post",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "Board", "AttributeType": "S"},
+                      "SortKey": {"AttributeName": "Title", "AttributeType": "S"}},
+    "TableData": [{"Board": {"S": "Garden Club"}, "Title": {"S": "Tomatoes"}},
+                  {"Board": {"S": "Garden Club"}, "Title": {"S": "Hedges"}}]}]})");
+  ASSERT_TRUE(board.ok()) << board.status().message();
+  EXPECT_EQ(board->entities[0].Key("Board")->Text(), "{board}");
 }
 
 // A model without sample data (TableData and TableFacets empty): the index keys the table lists
