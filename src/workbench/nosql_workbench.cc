@@ -200,9 +200,22 @@ void NameAfterTheSource(EntityDef& e, const std::string& attr, const Items& item
 }
 
 // The attribute that names each sample item's entity: a non-key string every item has, named as
-// such attributes are (EntityType, entity, type, _type, _et, kind...), with at least two values
-// and fewer values than items. "" when there is none.
-std::string Discriminator(const Items& items, const std::set<std::string>& key_names) {
+// such attributes are (EntityType, entity, type, _type, _et, kind...), with at least two values,
+// fewer values than items, and items whose primary keys differ in shape (the text up to the first
+// '#' of PK and SK: "c#", "BRANDS" -> ""): a `type` of accounts ("checking", "savings") under one
+// key shape is data, not entities. "" when there is none.
+std::string Discriminator(const Items& items, const std::set<std::string>& key_names, const TableDef& table) {
+  std::set<std::pair<std::string, std::string>> shapes;
+  auto head = [](const std::optional<std::string>& v) {
+    if (!v) return std::string();
+    size_t hash = v->find('#');
+    return hash == std::string::npos ? std::string() : v->substr(0, hash + 1);
+  };
+  for (const auto* item : items) {
+    shapes.insert({head(ValueOf(*item, table.partition_key.name)),
+                   table.sort_key ? head(ValueOf(*item, table.sort_key->name)) : std::string()});
+  }
+  if (shapes.size() < 2) return "";
   static const std::set<std::string> kNames = {"entitytype", "entity", "type", "_type", "_et", "__typename",
                                                "kind", "recordtype", "itemtype", "entity_type", "record_type",
                                                "item_type", "_entity", "__entity__"};
@@ -326,7 +339,7 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
     // attribute every item has (EntityType, type, Entity...: real exports do): one entity per value,
     // with that value's items, so each gets its own key templates and its own (sparse) indexes.
     std::string discriminator;
-    if (facets.empty() && table_items.size() > 1) discriminator = Discriminator(table_items, key_names);
+    if (facets.empty() && table_items.size() > 1) discriminator = Discriminator(table_items, key_names, table);
     if (!discriminator.empty()) {
       for (const auto* item : table_items) {
         std::string value = *ValueOf(*item, discriminator);

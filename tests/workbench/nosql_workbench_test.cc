@@ -277,6 +277,17 @@ TEST(NoSqlWorkbench, WithoutFacetsATypeAttributeSplitsTheEntities) {
   EXPECT_NE(car->FindAttribute("plate"), nullptr);
   EXPECT_FALSE(RunChecks(*m).Failed());
   EXPECT_TRUE(ParseModel(ModelToJson(*m)).ok()) << ModelToJson(*m);
+
+  // A `type` that every item has under one key shape is data of one entity.
+  auto bank = ImportNoSqlWorkbench(R"({"ModelName": "Bank", "DataModel": [{
+    "TableName": "Accounts",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
+    "TableData": [{"PK": {"S": "ACCT#1"}, "type": {"S": "checking"}},
+                  {"PK": {"S": "ACCT#2"}, "type": {"S": "savings"}},
+                  {"PK": {"S": "ACCT#3"}, "type": {"S": "checking"}}]}]})");
+  ASSERT_TRUE(bank.ok()) << bank.status().message();
+  ASSERT_EQ(bank->entities.size(), 1u);
+  EXPECT_EQ(bank->entities[0].name, "Accounts");
 }
 
 }  // namespace
