@@ -39,6 +39,14 @@ std::string PlaceholderName(const std::string& alias, const std::string& fallbac
   return out;
 }
 
+// An alias written as a key template ("p#{productId}", as `model export` writes them) is the
+// template itself: nothing is inferred from the samples, nor renamed after them.
+bool AliasIsTemplate(const std::string& alias) {
+  if (alias.find('{') == std::string::npos) return false;
+  auto t = ParseKeyTemplate(alias);
+  return t.ok() && !t->IsStatic();
+}
+
 // The template behind sample key values (see the contract).
 KeyTemplate Infer(const std::vector<std::string>& values, const std::string& alias, const std::string& fallback) {
   if (alias.find('{') != std::string::npos) {
@@ -404,12 +412,12 @@ Result<Model> ImportNoSqlWorkbench(std::string_view text) {
       e.keys[table.partition_key.name] =
           Infer(Samples(items, table.partition_key.name), facet.pk_alias, table.partition_key.name);
       // "P#1" beside productId "1" in every sample item: the placeholder is productId.
-      NameAfterTheSource(e, table.partition_key.name, items, {}, facet.attributes);
+      if (!AliasIsTemplate(facet.pk_alias)) NameAfterTheSource(e, table.partition_key.name, items, {}, facet.attributes);
       earlier.push_back(table.partition_key.name);
       if (table.sort_key) {
         e.keys[table.sort_key->name] = Infer(Samples(items, table.sort_key->name), facet.sk_alias, table.sort_key->name);
         // An item whose sort key repeats its partition key ("c#12345" in both) has one id, not two.
-        NameAfterTheSource(e, table.sort_key->name, items, earlier, facet.attributes);
+        if (!AliasIsTemplate(facet.sk_alias)) NameAfterTheSource(e, table.sort_key->name, items, earlier, facet.attributes);
         earlier.push_back(table.sort_key->name);
       }
       for (const auto& index : table.indexes) {

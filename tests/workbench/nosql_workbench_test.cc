@@ -290,5 +290,21 @@ TEST(NoSqlWorkbench, WithoutFacetsATypeAttributeSplitsTheEntities) {
   EXPECT_EQ(bank->entities[0].name, "Accounts");
 }
 
+
+// The export writes each facet's key templates as its aliases and sample items from the sampler,
+// whose values for a placeholder {pk} and an attribute "price" coincide ("p0", "p1"...): the alias
+// template stands, the samples do not rename it.
+TEST(NoSqlWorkbench, AnAliasThatIsATemplateIsNotRenamedAfterTheSamples) {
+  auto original = ParseModel(R"({"version": 1, "tables": [{"name": "Shop", "partitionKey": "PK", "sortKey": "SK"}],
+    "entities": {"Product": {"keys": {"PK": "p#{pk}", "SK": "p#{pk}"}, "attributes": {"price": {"type": "string"}}},
+                 "Part": {"keys": {"PK": "p#{pk}", "SK": "part#{serial}"}, "attributes": {"size": {"type": "string"}}}}})");
+  ASSERT_TRUE(original.ok()) << original.status().message();
+  auto imported = ImportNoSqlWorkbench(ExportNoSqlWorkbench(*original));
+  ASSERT_TRUE(imported.ok()) << imported.status().message();
+  EXPECT_EQ(imported->FindEntity("Product")->Key("PK")->Text(), "p#{pk}");
+  EXPECT_EQ(imported->FindEntity("Product")->Key("SK")->Text(), "p#{pk}");
+  EXPECT_EQ(imported->FindEntity("Part")->Key("SK")->Text(), "part#{serial}");
+}
+
 }  // namespace
 }  // namespace monotable::workbench
