@@ -1,0 +1,91 @@
+// BackupService: on-demand backups, point-in-time recovery and restores of one Database; what the
+// API operations (src/api/ops/*backup*, *continuous_backups*, restore_*) call.
+//
+// Contract:
+// - Construction loads the persisted state (backups, PITR settings, restore records) and
+//   installs the PITR history hook on the database's change log; a background worker then runs
+//   backup copies and restores in request order, and trims PITR history every few minutes.
+// - CreateBackup() returns at once with the backup CREATING (consistent at that instant, see
+//   backup_store.h); the worker copies it and makes it AVAILABLE.
+// - Restore*() create the target table at once (DescribeTable says CREATING and RestoreSummary
+//   RestoreInProgress=true until the load ends) and load its items on the worker; then the table
+//   is ACTIVE. A restore interrupted by a stop leaves a table that the next start drops.
+// - RestoreOf() is the RestoreSummary of a restored table (by table id).
+// - The destructor stops the worker after the job in hand (the database must outlive it).
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "backup/backup_store.h"
+#include "backup/pitr.h"
+#include "backup/restore_plan.h"
+#include "table/database.h"
+
+namespace monotable::backup {
+
+class BackupService {
+ public:
+  static constexpr int64_t kTrimPeriodMs = 10 * 60 * 1000;
+
+  // `clock`: epoch milliseconds (tests may fake it).
+  explicit BackupService(table::Database& db, table::Clock clock = table::SystemNowMs);
+  ~BackupService();
+  BackupService(const BackupService&) = delete;
+  BackupService& operator=(const BackupService&) = delete;
+
+  // Non-OK when the persisted state could not be read (the operations then fail with it).
+  const Status& load_status() const { return load_status_; }
+
+  BackupStore& backups() { return backups_; }
+  PitrLog& pitr() { return *pitr_; }
+  int64_t NowMs() const { return clock_(); }
+
+  Result<BackupRecord> CreateBackup(const table::TableHandle& table, std::string name);
+
+  // `source_backup_arn` / `source_table_arn` go into the RestoreSummary as given.
+  Result<TableDescription> RestoreFromBackup(const BackupRecord& backup, const std::string& target,
+                                             const RestoreOverrides& overrides, std::string source_backup_arn,
+                                             std::string source_table_arn);
+  Result<TableDescription> RestoreToTime(std::shared_ptr<const table::TableHandle> source, const PitrRecord& pitr,
+                                         int64_t at_ms, const std::string& target, const RestoreOverrides& overrides,
+                                         std::string source_table_arn);
+
+  std::optional<RestoreRecord> RestoreOf(std::string_view table_id) const;
+
+  // Waits until every job queued so far has run (tests, CLI).
+  void WaitIdle();
+
+ private:
+  using Job = std::function<void()>;
+  void Enqueue(Job job);
+  void Run(std::stop_token stop);
+  Status LoadRestores();
+  Status PutRestore(const RestoreRecord& r);
+  // Creates the target table and its restore record; the job loads it with `for_each`'s items.
+  using ItemSource = std::function<Status(const std::function<Status(std::string_view)>&)>;
+  Result<TableDescription> StartRestore(TableDescription plan, RestoreRecord record, ItemSource source,
+                                        std::function<void()> done);
+
+  table::Database& db_;
+  table::Clock clock_;
+  Status load_status_;
+  BackupStore backups_;
+  std::shared_ptr<PitrLog> pitr_;
+  mutable std::mutex restores_mu_;
+  std::map<std::string, RestoreRecord, std::less<>> restores_;  // by table id
+
+  std::mutex mu_;
+  std::condition_variable_any wake_;
+  std::deque<Job> jobs_;
+  size_t running_ = 0;
+  std::condition_variable_any idle_;
+  std::jthread worker_;  // last: stopped first
+};
+
+}  // namespace monotable::backup
