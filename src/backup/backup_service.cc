@@ -16,6 +16,7 @@ BackupService::BackupService(table::Database& db, table::Clock clock)
   load_status_ = backups_.Load();
   if (load_status_.ok()) load_status_ = pitr_->Load();
   if (load_status_.ok()) load_status_ = LoadRestores();
+  if (load_status_.ok()) load_status_ = LoadTransfers();
   if (!load_status_.ok()) {
     std::fprintf(stderr, "monotable: loading backups failed: %s\n", load_status_.message().c_str());
   }

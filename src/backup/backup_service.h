@@ -11,6 +11,9 @@
 //   RestoreInProgress=true until the load ends) and load its items on the worker; then the table
 //   is ACTIVE. A restore interrupted by a stop leaves a table that the next start drops.
 // - RestoreOf() is the RestoreSummary of a restored table (by table id).
+// - Exports and imports (export_import.h) run on the worker too, against the directory set by
+//   set_export_dir() (`serve --export-dir`; none: they are refused). Their records persist in
+//   the system key space ('E', 'I'); one still IN_PROGRESS at a start is marked FAILED.
 // - The destructor stops the worker after the job in hand (the database must outlive it).
 #pragma once
 
@@ -20,9 +23,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "backup/backup_store.h"
+#include "backup/export_import.h"
 #include "backup/pitr.h"
 #include "backup/restore_plan.h"
 #include "table/database.h"
@@ -57,6 +62,25 @@ class BackupService {
                                          std::string source_table_arn);
 
   std::optional<RestoreRecord> RestoreOf(std::string_view table_id) const;
+  // Whether an import is still loading the table (DescribeTable then says CREATING).
+  bool Importing(std::string_view table_id) const {
+    std::lock_guard lock(restores_mu_);
+    return importing_.count(std::string(table_id)) > 0;
+  }
+
+  void set_export_dir(std::string dir) { export_dir_ = std::move(dir); }
+  const std::string& export_dir() const { return export_dir_; }
+  // Registers the export (IN_PROGRESS) and queues it; `record` has its request fields filled in.
+  // The items are the table's at record.export_ms (PITR must be enabled: the caller checks).
+  Result<ExportRecord> Export(std::shared_ptr<const table::TableHandle> source, const PitrRecord& pitr,
+                              ExportRecord record);
+  std::optional<ExportRecord> FindExport(std::string_view arn) const;
+  std::vector<ExportRecord> Exports() const;  // oldest first
+  // Creates the table `plan` and queues the import of the objects `record` names into it.
+  Result<ImportRecord> Import(TableDescription plan, ImportRecord record,
+                              const std::function<void(ImportRecord&, const TableDescription&)>& name_it);
+  std::optional<ImportRecord> FindImport(std::string_view arn) const;
+  std::vector<ImportRecord> Imports() const;  // oldest first
 
   // Waits until every job queued so far has run (tests, CLI).
   void WaitIdle();
@@ -66,6 +90,9 @@ class BackupService {
   void Enqueue(Job job);
   void Run(std::stop_token stop);
   Status LoadRestores();
+  Status LoadTransfers();
+  Status PutExport(const ExportRecord& r);
+  Status PutImport(const ImportRecord& r);
   Status PutRestore(const RestoreRecord& r);
   // Creates the target table and its restore record; the job loads it with `for_each`'s items.
   using ItemSource = std::function<Status(const std::function<Status(std::string_view)>&)>;
@@ -79,6 +106,11 @@ class BackupService {
   std::shared_ptr<PitrLog> pitr_;
   mutable std::mutex restores_mu_;
   std::map<std::string, RestoreRecord, std::less<>> restores_;  // by table id
+  std::set<std::string> importing_;  // under restores_mu_: table ids
+  std::string export_dir_;
+  mutable std::mutex transfers_mu_;
+  std::map<std::string, ExportRecord, std::less<>> exports_;  // by ARN
+  std::map<std::string, ImportRecord, std::less<>> imports_;  // by ARN
 
   std::mutex mu_;
   std::condition_variable_any wake_;

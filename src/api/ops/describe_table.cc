@@ -18,10 +18,12 @@ Status Run(OperationContext& ctx) {
   // A restored table: its RestoreSummary, and CREATING while its items are still being loaded.
   std::optional<backup::RestoreRecord> restore;
   if (ctx.backups) restore = ctx.backups->RestoreOf(handle->description->table_id);
+  bool importing = ctx.backups && ctx.backups->Importing(handle->description->table_id);
   ctx.out.StartObject();
   ctx.out.Key("Table");
   if (!restore) {
-    WriteTableDescription(ctx.out, ctx.identity, *handle->description, handle->stats.get());
+    WriteTableDescription(ctx.out, ctx.identity, *handle->description, handle->stats.get(),
+                          importing ? "CREATING" : "");
   } else {
     WriteTableDescription(ctx.out, ctx.identity, *handle->description, handle->stats.get(),
                           restore->in_progress ? "CREATING" : "", DescriptionView::kFull, [&](JsonWriter& w) {

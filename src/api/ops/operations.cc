@@ -10,6 +10,7 @@ const std::vector<const Operation*>& AllOperations() {
       &kUpdateTimeToLive, &kDescribeTimeToLive, &kTagResource, &kUntagResource, &kListTagsOfResource,
       &kCreateBackup, &kDescribeBackup, &kListBackups, &kDeleteBackup, &kRestoreTableFromBackup,
       &kUpdateContinuousBackups, &kDescribeContinuousBackups, &kRestoreTableToPointInTime,
+      &kExportTableToPointInTime, &kDescribeExport, &kListExports, &kImportTable, &kDescribeImport, &kListImports,
   };
   return kAll;
 }

@@ -1,0 +1,272 @@
+"""ExportTableToPointInTime / DescribeExport / ListExports and ImportTable / DescribeImport /
+ListImports through boto3, on a server whose S3 buckets are directories (`--export-dir`). The export
+is read by a reader that knows only AWS's documented export layout."""
+import base64
+import datetime
+import gzip
+import hashlib
+import json
+import os
+import time
+
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import unique_name
+from test_backups import err, scan_all, wait_active
+
+
+@pytest.fixture(scope="module")
+def export_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("s3")
+
+
+@pytest.fixture(scope="module")
+def srv(binary, export_root):
+    from conftest import Server
+    s = Server(binary, ["--in-memory", "--export-dir", str(export_root)])
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def ddb(srv):
+    return srv.client()
+
+
+@pytest.fixture(scope="module")
+def unchecked(srv):
+    return srv.client(parameter_validation=False)
+
+
+def read_export_as_aws_documents_it(bucket_dir, manifest_key):
+    """Only AWS's documented layout: manifest-summary.json names manifest-files.json, whose lines name
+    gzipped data files of {"Item": {...}} lines, each file with its item count and MD5."""
+    with open(os.path.join(bucket_dir, manifest_key)) as f:
+        summary = json.load(f)
+    items = []
+    with open(os.path.join(bucket_dir, summary["manifestFilesS3Key"])) as f:
+        for line in f:
+            entry = json.loads(line)
+            with open(os.path.join(bucket_dir, entry["dataFileS3Key"]), "rb") as data:
+                raw = data.read()
+            assert base64.b64encode(hashlib.md5(raw).digest()).decode() == entry["md5Checksum"]
+            assert hashlib.md5(raw).hexdigest() == entry["etag"]
+            lines = gzip.decompress(raw).decode().splitlines()
+            assert len(lines) == entry["itemCount"]
+            items += [json.loads(l)["Item"] for l in lines]
+    assert summary["itemCount"] == len(items)
+    return summary, items
+
+
+def as_file_json(value):
+    """boto3 gives binaries as bytes; the files hold them in base64, as the wire does."""
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, dict):
+        return {k: as_file_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_file_json(v) for v in value]
+    return value
+
+
+def wait_export(ddb, arn, timeout=30):
+    deadline = time.time() + timeout
+    while True:
+        d = ddb.describe_export(ExportArn=arn)["ExportDescription"]
+        if d["ExportStatus"] != "IN_PROGRESS":
+            return d
+        assert time.time() < deadline
+        time.sleep(0.05)
+
+
+def wait_import(ddb, arn, timeout=30):
+    deadline = time.time() + timeout
+    while True:
+        d = ddb.describe_import(ImportArn=arn)["ImportTableDescription"]
+        if d["ImportStatus"] != "IN_PROGRESS":
+            return d
+        assert time.time() < deadline
+        time.sleep(0.05)
+
+
+def make_table(ddb):
+    name = unique_name("exp")
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                           {"AttributeName": "sk", "AttributeType": "N"}])
+    ddb.update_continuous_backups(TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    return name
+
+
+def key_schema():
+    return [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]
+
+
+def test_export_then_import_round_trip(ddb, export_root):
+    name = make_table(ddb)
+    for i in range(30):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"p{i % 4}"}, "sk": {"N": str(i)},
+                                           "b": {"B": bytes([i])}, "l": {"L": [{"N": "1.50"}, {"NULL": True}]},
+                                           "ns": {"NS": ["1", "2"]}, "m": {"M": {"x": {"BOOL": False}}}})
+    table_arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    out = ddb.export_table_to_point_in_time(TableArn=table_arn, S3Bucket="my-bucket", S3Prefix="exports/one")
+    started = out["ExportDescription"]
+    assert started["ExportStatus"] == "IN_PROGRESS" and started["ExportFormat"] == "DYNAMODB_JSON"
+    assert started["ExportArn"].startswith(table_arn + "/export/")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "late"}, "sk": {"N": "0"}})  # after the export time
+    done = wait_export(ddb, started["ExportArn"])
+    assert done["ExportStatus"] == "COMPLETED" and done["ItemCount"] == 30
+    assert done["ExportManifest"].startswith("exports/one/AWSDynamoDB/")
+    summary, items = read_export_as_aws_documents_it(os.path.join(export_root, "my-bucket"), done["ExportManifest"])
+    assert summary["exportArn"] == started["ExportArn"] and summary["tableArn"] == table_arn
+    assert summary["outputFormat"] == "DYNAMODB_JSON" and summary["s3Bucket"] == "my-bucket"
+    expected = [i for i in scan_all(ddb, name) if i["pk"]["S"] != "late"]
+    key = lambda i: (i["pk"]["S"], int(i["sk"]["N"]))
+    assert sorted(items, key=key) == sorted(as_file_json(expected), key=key)
+    assert any(e["ExportArn"] == started["ExportArn"] for e in ddb.list_exports(TableArn=table_arn)["ExportSummaries"])
+
+    # Import the data files into a new table.
+    data_prefix = done["ExportManifest"].rsplit("/", 1)[0] + "/data/"
+    target = unique_name("imp")
+    imp = ddb.import_table(
+        S3BucketSource={"S3Bucket": "my-bucket", "S3KeyPrefix": data_prefix}, InputFormat="DYNAMODB_JSON",
+        InputCompressionType="GZIP",
+        TableCreationParameters={"TableName": target, "KeySchema": key_schema(), "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    desc = imp["ImportTableDescription"]
+    assert desc["ImportStatus"] == "IN_PROGRESS"
+    assert desc["TableCreationParameters"]["TableName"] == target
+    finished = wait_import(ddb, desc["ImportArn"])
+    assert finished["ImportStatus"] == "COMPLETED"
+    assert finished["ImportedItemCount"] == 30 and finished["ErrorCount"] == 0
+    wait_active(ddb, target)
+    assert sorted(scan_all(ddb, target), key=key) == sorted(expected, key=key)
+    assert any(i["ImportArn"] == desc["ImportArn"] for i in ddb.list_imports()["ImportSummaryList"])
+
+
+def test_export_at_a_past_time(ddb, export_root):
+    name = make_table(ddb)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}, "sk": {"N": "1"}})
+    time.sleep(1.1)
+    mark = datetime.datetime.fromtimestamp(time.time(), tz=datetime.timezone.utc)
+    time.sleep(1.1)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "b"}, "sk": {"N": "2"}})
+    arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    out = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="past", ExportTime=mark)
+    done = wait_export(ddb, out["ExportDescription"]["ExportArn"])
+    _, items = read_export_as_aws_documents_it(os.path.join(export_root, "past"), done["ExportManifest"])
+    assert items == [{"pk": {"S": "a"}, "sk": {"N": "1"}}]
+
+
+def test_csv_import_counts_bad_lines(ddb, export_root):
+    folder = os.path.join(export_root, "csv-bucket", "in")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "part1.csv"), "w") as f:
+        f.write('pk,sk,name,note\n'
+                'a,1,Alice,"x, y"\n'
+                'b,2,Bob,\n'
+                ',3,missing key,\n'          # bad: empty partition key
+                'c,notanumber,bad sk,\n'     # bad: sk is a number attribute
+                'd,4,"Dan ""D""",z\n')
+    with gzip.open(os.path.join(folder, "part2.csv.gz"), "wt") as f:
+        f.write('pk,sk,name\ne,5,Eve\n')
+    target = unique_name("csv")
+    imp = ddb.import_table(
+        S3BucketSource={"S3Bucket": "csv-bucket", "S3KeyPrefix": "in/part1"}, InputFormat="CSV",
+        TableCreationParameters={"TableName": target, "KeySchema": key_schema(), "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    done = wait_import(ddb, imp["ImportTableDescription"]["ImportArn"])
+    assert done["ImportStatus"] == "COMPLETED"
+    assert done["ErrorCount"] == 2 and done["ImportedItemCount"] == 3 and done["ProcessedItemCount"] == 5
+    assert scan_all(ddb, target) == [
+        {"pk": {"S": "a"}, "sk": {"N": "1"}, "name": {"S": "Alice"}, "note": {"S": "x, y"}},
+        {"pk": {"S": "b"}, "sk": {"N": "2"}, "name": {"S": "Bob"}},
+        {"pk": {"S": "d"}, "sk": {"N": "4"}, "name": {"S": 'Dan "D"'}, "note": {"S": "z"}}]
+    # A gzipped object with HeaderList and another delimiter.
+    with gzip.open(os.path.join(folder, "semi.csv.gz"), "wt") as f:
+        f.write('f;6;Fay\n')
+    target2 = unique_name("csv")
+    imp2 = ddb.import_table(
+        S3BucketSource={"S3Bucket": "csv-bucket", "S3KeyPrefix": "in/semi"}, InputFormat="CSV",
+        InputCompressionType="GZIP",
+        InputFormatOptions={"Csv": {"Delimiter": ";", "HeaderList": ["pk", "sk", "name"]}},
+        TableCreationParameters={"TableName": target2, "KeySchema": key_schema(), "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    assert wait_import(ddb, imp2["ImportTableDescription"]["ImportArn"])["ImportedItemCount"] == 1
+    assert scan_all(ddb, target2) == [{"pk": {"S": "f"}, "sk": {"N": "6"}, "name": {"S": "Fay"}}]
+
+
+def test_errors(ddb, unchecked):
+    name = unique_name("noexp")
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+    arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    with pytest.raises(ClientError) as e:
+        ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="b1")
+    assert err(e) == ("PointInTimeRecoveryUnavailableException",
+                      f"Point in time recovery is not enabled for table '{name}'")
+    missing = arn + "-missing"
+    with pytest.raises(ClientError) as e:
+        ddb.export_table_to_point_in_time(TableArn=missing, S3Bucket="b1")
+    assert err(e)[0] == "TableNotFoundException"
+    with pytest.raises(ClientError) as e:
+        ddb.describe_export(ExportArn=arn + "/export/01234567890123-abcdef12")
+    assert err(e)[0] == "ExportNotFoundException"
+    with pytest.raises(ClientError) as e:
+        ddb.describe_import(ImportArn=arn + "/import/01234567890123-abcdef12")
+    assert err(e)[0] == "ImportNotFoundException"
+    ddb.update_continuous_backups(TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    with pytest.raises(ClientError) as e:
+        ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="b1",
+                                          ExportTime=datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc))
+    assert err(e)[0] == "InvalidExportTimeException"
+    with pytest.raises(ClientError) as e:
+        unchecked.export_table_to_point_in_time(TableArn=arn, S3Bucket="b1", S3Prefix="../escape")
+    assert err(e)[0] == "ValidationException"
+    # ClientToken: the same request again is the same export; another with the token conflicts.
+    first = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="b1", ClientToken="tok-1")["ExportDescription"]
+    again = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="b1", ClientToken="tok-1")["ExportDescription"]
+    assert again["ExportArn"] == first["ExportArn"]
+    with pytest.raises(ClientError) as e:
+        ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="b2", ClientToken="tok-1")
+    assert err(e)[0] == "ExportConflictException"
+    # Importing into an existing table.
+    with pytest.raises(ClientError) as e:
+        ddb.import_table(S3BucketSource={"S3Bucket": "b1"}, InputFormat="DYNAMODB_JSON",
+                         TableCreationParameters={"TableName": name, "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                                                  "BillingMode": "PAY_PER_REQUEST",
+                                                  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]})
+    assert err(e) == ("ResourceInUseException", "Table already exists: " + name)
+    with pytest.raises(ClientError) as e:
+        ddb.import_table(S3BucketSource={"S3Bucket": "b1"}, InputFormat="DYNAMODB_JSON",
+                         InputFormatOptions={"Csv": {"Delimiter": ","}},
+                         TableCreationParameters={"TableName": unique_name("x"),
+                                                  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                                                  "BillingMode": "PAY_PER_REQUEST",
+                                                  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]})
+    assert err(e)[0] == "ValidationException"
+
+
+def test_dynamodb_json_import_counts_bad_lines(ddb, export_root):
+    folder = os.path.join(export_root, "json-bucket")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "items.json"), "w") as f:
+        f.write('{"Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}\n'
+                'not json\n'
+                '{"Item":{"pk":{"N":"7"},"sk":{"N":"1"}}}\n'       # wrong key type
+                '{"Item":{"pk":{"S":"b"},"sk":{"N":"2"},"s":{"SS":[]}}}\n'  # empty set
+                '{"Item":{"pk":{"S":"c"},"sk":{"N":"3"},"x":{"S":"y"}}}\n')
+    target = unique_name("json")
+    imp = ddb.import_table(
+        S3BucketSource={"S3Bucket": "json-bucket"}, InputFormat="DYNAMODB_JSON",
+        TableCreationParameters={"TableName": target, "KeySchema": key_schema(), "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    done = wait_import(ddb, imp["ImportTableDescription"]["ImportArn"])
+    assert (done["ImportedItemCount"], done["ErrorCount"]) == (2, 3)
+    assert [i["pk"]["S"] for i in scan_all(ddb, target)] == ["a", "c"]
