@@ -13,6 +13,7 @@
 #include "console/console.h"
 #include "api/service.h"
 #include "backup/backup_service.h"
+#include "cli/backup_command.h"
 #include "cli/model_command.h"
 #include "cli/size_command.h"
 #include "cli/triggers_command.h"
@@ -41,6 +42,7 @@ int Usage(const char* message) {
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "       monotable model check FILE [--json]   (prove a single-table design statically)\n"
                "       monotable triggers (--endpoint URL | --data DIR)\n"
+               "       monotable backup|export|import ...  (backups, PITR, export, import; `monotable backup` for help)\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
@@ -322,6 +324,9 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "size") == 0) return monotable::cli::RunSizeCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "model") == 0) return monotable::cli::RunModelCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "triggers") == 0) return monotable::cli::RunTriggersCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "backup") == 0) return monotable::cli::RunBackupCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "export") == 0) return monotable::cli::RunExportCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "import") == 0) return monotable::cli::RunImportCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0) {
     Usage(nullptr);
     return 0;
