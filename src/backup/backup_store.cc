@@ -122,8 +122,7 @@ std::vector<BackupRecord> BackupStore::List() const {
     std::lock_guard lock(mu_);
     for (const auto& [id, r] : backups_) out.push_back(r);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const BackupRecord& a, const BackupRecord& b) { return a.created_ms < b.created_ms; });
+  // backups_ is keyed by id, and an id starts with its creation time: already oldest first.
   return out;
 }
 

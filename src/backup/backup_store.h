@@ -45,7 +45,7 @@ class BackupStore {
   Status Copy(const Pending& pending);
 
   std::optional<BackupRecord> Find(std::string_view id) const;
-  // Every backup, oldest first (then by id).
+  // Every backup, in id order: oldest first (an id starts with its 14-digit creation time).
   std::vector<BackupRecord> List() const;
   Result<BackupRecord> Delete(std::string_view id);
 

@@ -329,3 +329,16 @@ def test_backups_persist_across_restart(start_server, tmp_path):
     s3 = start_server("--data", str(tmp_path / "data"))
     t = s3.client().describe_table(TableName=target)["Table"]
     assert t["TableStatus"] == "ACTIVE" and t["RestoreSummary"]["SourceBackupArn"] == arn
+
+
+def test_list_backups_resumes_after_a_deleted_start(ddb):
+    name = make_indexed_table(ddb)
+    arns = []
+    for i in range(3):
+        arns.append(ddb.create_backup(TableName=name, BackupName=f"page{i}")["BackupDetails"]["BackupArn"])
+        wait_backup(ddb, arns[-1])
+    page = ddb.list_backups(TableName=name, Limit=1)
+    assert page["LastEvaluatedBackupArn"] == arns[0]
+    ddb.delete_backup(BackupArn=arns[0])
+    rest = ddb.list_backups(TableName=name, ExclusiveStartBackupArn=page["LastEvaluatedBackupArn"])
+    assert [s["BackupArn"] for s in rest["BackupSummaries"]] == arns[1:]

@@ -54,14 +54,12 @@ Status Run(OperationContext& ctx) {
     if (upper && b.created_ms >= *upper) continue;
     matching.push_back(std::move(b));
   }
+  // Backups are listed in id order (an id starts with its creation time): the page resumes after
+  // the start's id, even when that backup has been deleted since.
   size_t from = 0;
   if (!start.empty()) {
-    for (size_t i = 0; i < matching.size(); ++i) {
-      if (BackupArn(ctx.identity, matching[i]) == start) {
-        from = i + 1;
-        break;
-      }
-    }
+    std::string_view start_id = start.substr(start.rfind('/') + 1);
+    while (from < matching.size() && matching[from].id <= start_id) ++from;
   }
   size_t end = std::min(matching.size(), from + limit);
   ctx.out.StartObject();
