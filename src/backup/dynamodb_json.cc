@@ -152,6 +152,18 @@ std::string ItemLine(const Item& item) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
+std::string ItemJson(const Item& item) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  for (const auto& [name, value] : item) {
+    Str(w, name);
+    WriteValue(w, value);
+  }
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
 Result<Item> ItemFromDynamoJson(const rapidjson::Value& map) {
   if (!map.IsObject()) return Bad("Item must be a map");
   Item item;

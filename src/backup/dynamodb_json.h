@@ -18,6 +18,8 @@ namespace monotable::backup {
 
 // {"Item":{...}} without a trailing newline.
 std::string ItemLine(const Item& item);
+// The item's map alone: {"pk":{"S":"a"},...}.
+std::string ItemJson(const Item& item);
 Result<Item> ItemFromLine(std::string_view line);
 Result<Item> ItemFromDynamoJson(const rapidjson::Value& map);
 

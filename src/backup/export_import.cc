@@ -205,6 +205,10 @@ std::string EncodeExport(const ExportRecord& r) {
   Str(w, "sse_algorithm", r.sse_algorithm);
   Str(w, "sse_kms_key", r.sse_kms_key);
   Str(w, "format", r.format);
+  Str(w, "export_type", r.export_type);
+  Int(w, "from_ms", r.from_ms);
+  Int(w, "to_ms", r.to_ms);
+  Str(w, "view_type", r.view_type);
   Str(w, "client_token", r.client_token);
   Str(w, "manifest", r.manifest);
   Int(w, "item_count", r.item_count);
@@ -235,6 +239,11 @@ Result<ExportRecord> DecodeExport(std::string_view json) {
   r.sse_algorithm = GetStr(d, "sse_algorithm");
   r.sse_kms_key = GetStr(d, "sse_kms_key");
   r.format = GetStr(d, "format");
+  r.export_type = GetStr(d, "export_type");
+  if (r.export_type.empty()) r.export_type = "FULL_EXPORT";
+  r.from_ms = GetInt(d, "from_ms");
+  r.to_ms = GetInt(d, "to_ms");
+  r.view_type = GetStr(d, "view_type");
   r.client_token = GetStr(d, "client_token");
   r.manifest = GetStr(d, "manifest");
   r.item_count = GetInt(d, "item_count");
@@ -329,7 +338,7 @@ bool SafeLocation(std::string_view bucket, std::string_view prefix) {
   return true;
 }
 
-Status WriteExport(const std::string& root, ExportRecord& record, const ItemSource& items) {
+Status WriteExport(const std::string& root, ExportRecord& record, const LineSource& source) {
   std::string base = JoinKey(record.prefix, "AWSDynamoDB/" + record.id);
   fs::path bucket = fs::path(root) / record.bucket;
   fs::path dir = bucket / base;
@@ -361,12 +370,11 @@ Status WriteExport(const std::string& root, ExportRecord& record, const ItemSour
     in_file = 0;
     return Status::Ok();
   };
-  MT_RETURN_IF_ERROR(items([&](std::string_view bytes) -> Status {
-    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
-    lines += ItemLine(item);
+  MT_RETURN_IF_ERROR(source([&](std::string_view line, int64_t bytes) -> Status {
+    lines += line;
     lines.push_back('\n');
     record.item_count++;
-    record.billed_bytes += static_cast<int64_t>(ItemSize(item));
+    record.billed_bytes += bytes;
     if (++in_file >= kItemsPerDataFile) return flush();
     return Status::Ok();
   }));
@@ -395,7 +403,12 @@ Status WriteExport(const std::string& root, ExportRecord& record, const ItemSour
   Int(w, "billedSizeBytes", record.billed_bytes);
   Int(w, "itemCount", record.item_count);
   Str(w, "outputFormat", record.format);
-  Str(w, "exportType", "FULL_EXPORT");
+  Str(w, "exportType", record.export_type);
+  if (record.export_type == "INCREMENTAL_EXPORT") {
+    Str(w, "exportFromTime", Iso8601(record.from_ms));
+    Str(w, "exportToTime", Iso8601(record.to_ms));
+    Str(w, "exportViewType", record.view_type);
+  }
   w.EndObject();
   std::string summary(buffer.GetString(), buffer.GetSize());
   std::string summary_key = base + "/manifest-summary.json";

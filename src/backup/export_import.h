@@ -8,6 +8,9 @@
 //                                                             dataFileS3Key
 //   [prefix/]AWSDynamoDB/<export id>/manifest-files.md5
 //   [prefix/]AWSDynamoDB/<export id>/data/<name>.json.gz      gzip, one {"Item":{...}} line per item
+//       (an incremental export: one line per changed item, {"Metadata":{"WriteTime":{"N":"<us>"}},
+//       "Keys":{...},"OldImage":{...},"NewImage":{...}}, an image left out when the item was absent
+//       or, OldImage, under the NEW_IMAGE view)
 //   [prefix/]AWSDynamoDB/<export id>/_started                 written first (AWS writes it too)
 //
 // Contract:
@@ -38,6 +41,9 @@ struct ExportRecord {
   std::string status = "IN_PROGRESS";  // IN_PROGRESS | COMPLETED | FAILED
   int64_t start_ms = 0, end_ms = 0, export_ms = 0;
   std::string bucket, bucket_owner, prefix, sse_algorithm, sse_kms_key, format = "DYNAMODB_JSON";
+  std::string export_type = "FULL_EXPORT";  // or INCREMENTAL_EXPORT: the changes in [from_ms, to_ms)
+  int64_t from_ms = 0, to_ms = 0;
+  std::string view_type;  // INCREMENTAL_EXPORT: NEW_AND_OLD_IMAGES | NEW_IMAGE
   std::string client_token;
   std::string manifest;  // S3 key of manifest-summary.json, once COMPLETED
   int64_t item_count = 0, billed_bytes = 0;
@@ -75,8 +81,10 @@ std::string ImportKeysEnd();
 bool SafeLocation(std::string_view bucket, std::string_view prefix);
 
 constexpr int64_t kItemsPerDataFile = 100000;
-using ItemSource = std::function<Status(const std::function<Status(std::string_view record)>&)>;
-Status WriteExport(const std::string& root, ExportRecord& record, const ItemSource& items);
+// Calls its argument with every data line (a full export's {"Item":...}, an incremental export's
+// {"Metadata":...,"Keys":...,"OldImage":...,"NewImage":...}) and the bytes it bills.
+using LineSource = std::function<Status(const std::function<Status(std::string_view line, int64_t bytes)>&)>;
+Status WriteExport(const std::string& root, ExportRecord& record, const LineSource& lines);
 
 Status ReadImport(const std::string& root, ImportRecord& record, const TableDescription& table,
                   const std::function<Status(const Item&)>& item,

@@ -1,5 +1,7 @@
 #include "backup/pitr.h"
 
+#include <map>
+#include <set>
 #include <unordered_map>
 
 #include "model/item_codec.h"
@@ -181,6 +183,68 @@ Status PitrLog::ForEachItemAt(const TableDescription& table, const PitrRecord& r
   // Items deleted since `at_ms` that existed then.
   for (const auto& [key, old] : before) {
     if (old) MT_RETURN_IF_ERROR(fn(*old));
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+struct HistoryEntry {
+  std::string key;  // the item's key without the table prefix
+  std::optional<std::string> old;
+  int64_t ms = 0;
+};
+
+Result<HistoryEntry> ReadEntry(std::string_view key, std::string_view v) {
+  if (v.size() < 5 || key.size() < 12) return Status(ErrorCode::kCorruption, "bad PITR history record");
+  uint32_t n = ReadU32(v);
+  if (v.size() < 5 + static_cast<size_t>(n)) return Status(ErrorCode::kCorruption, "bad PITR history record");
+  HistoryEntry e;
+  e.key = std::string(v.substr(4, n));
+  if (v[4 + n] != 0) e.old = std::string(v.substr(5 + n));
+  for (int i = 4; i < 12; ++i) e.ms = (e.ms << 8) | static_cast<uint8_t>(key[i]);
+  return e;
+}
+
+}  // namespace
+
+Status PitrLog::ForEachChange(const TableDescription& table, const PitrRecord& r, int64_t from_ms, int64_t to_ms,
+                              const std::function<Status(const Change&)>& fn,
+                              std::shared_ptr<const engine::Snapshot> snapshot) {
+  if (!snapshot) snapshot = engine_.GetSnapshot();
+  std::map<std::string, Change> changes;  // by item key: a stable order for the output
+  auto [first, last] = table::KeySpaceRange(r.history_prefix);
+  {
+    auto it = engine_.NewIterator(TimeKey(r.history_prefix, from_ms), TimeKey(r.history_prefix, to_ms), snapshot);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      MT_ASSIGN_OR_RETURN(HistoryEntry e, ReadEntry(it->key(), it->value()));
+      auto [at, fresh] = changes.try_emplace(e.key);
+      if (fresh) at->second.before = std::move(e.old);
+      at->second.write_ms = e.ms;
+    }
+    MT_RETURN_IF_ERROR(it->status());
+  }
+  if (changes.empty()) return Status::Ok();
+  // The image just before to_ms: the old image of the item's first change from to_ms on, or the
+  // item as it is now.
+  std::set<std::string> settled;
+  {
+    auto it = engine_.NewIterator(TimeKey(r.history_prefix, to_ms), last, snapshot);
+    for (it->SeekToFirst(); it->Valid() && settled.size() < changes.size(); it->Next()) {
+      MT_ASSIGN_OR_RETURN(HistoryEntry e, ReadEntry(it->key(), it->value()));
+      auto found = changes.find(e.key);
+      if (found == changes.end() || !settled.insert(e.key).second) continue;
+      found->second.after = std::move(e.old);
+    }
+    MT_RETURN_IF_ERROR(it->status());
+  }
+  std::string prefix = table::PrefixBytes(table.key_prefix);
+  for (auto& [key, change] : changes) {
+    if (!settled.count(key)) {
+      MT_ASSIGN_OR_RETURN(change.after, engine_.Get(prefix + key, snapshot.get()));
+    }
+    if (!change.before && !change.after) continue;
+    MT_RETURN_IF_ERROR(fn(change));
   }
   return Status::Ok();
 }

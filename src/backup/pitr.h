@@ -58,6 +58,16 @@ class PitrLog : public table::ChangeHook {
                        const std::function<Status(std::string_view record)>& fn,
                        std::shared_ptr<const engine::Snapshot> snapshot = nullptr);
 
+  // The items changed in [from_ms, to_ms), each once: its image just before from_ms and just before
+  // to_ms (nullopt: absent then; both absent: left out) and the time of its last change in the range.
+  struct Change {
+    std::optional<std::string> before, after;  // item codec bytes
+    int64_t write_ms = 0;
+  };
+  Status ForEachChange(const TableDescription& table, const PitrRecord& r, int64_t from_ms, int64_t to_ms,
+                       const std::function<Status(const Change&)>& fn,
+                       std::shared_ptr<const engine::Snapshot> snapshot = nullptr);
+
   Status Trim();
 
  private:

@@ -3,9 +3,54 @@
 #include <cstdio>
 
 #include "backup/backup_service.h"
+#include "backup/dynamodb_json.h"
 #include "backup/table_loader.h"
+#include "model/item_codec.h"
+#include "table/keys.h"
 
 namespace monotable::backup {
+namespace {
+
+using Emit = std::function<Status(std::string_view line, int64_t bytes)>;
+
+Status FullLines(PitrLog& pitr_log, const TableDescription& table, const PitrRecord& pitr, int64_t at_ms,
+                 std::shared_ptr<const engine::Snapshot> snapshot, const Emit& emit) {
+  return pitr_log.ForEachItemAt(
+      table, pitr, at_ms,
+      [&](std::string_view bytes) -> Status {
+        MT_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
+        return emit(ItemLine(item), static_cast<int64_t>(ItemSize(item)));
+      },
+      std::move(snapshot));
+}
+
+// {"Metadata":{"WriteTime":{"N":"<microseconds>"}},"Keys":{...},"OldImage":{...},"NewImage":{...}}
+Status ChangeLines(PitrLog& pitr_log, const TableDescription& table, const PitrRecord& pitr, const ExportRecord& r,
+                   std::shared_ptr<const engine::Snapshot> snapshot, const Emit& emit) {
+  bool old_images = r.view_type != "NEW_IMAGE";
+  return pitr_log.ForEachChange(
+      table, pitr, r.from_ms, r.to_ms,
+      [&](const PitrLog::Change& change) -> Status {
+        std::optional<Item> before, after;
+        if (change.before) {
+          MT_ASSIGN_OR_RETURN(before, DecodeItem(*change.before));
+        }
+        if (change.after) {
+          MT_ASSIGN_OR_RETURN(after, DecodeItem(*change.after));
+        }
+        const Item& any = after ? *after : *before;
+        std::string line = "{\"Metadata\":{\"WriteTime\":{\"N\":\"" + std::to_string(change.write_ms * 1000) +
+                           "\"}},\"Keys\":" + ItemJson(table::ExtractKey(table, any));
+        if (after) line += ",\"NewImage\":" + ItemJson(*after);
+        if (before && old_images) line += ",\"OldImage\":" + ItemJson(*before);
+        line += "}";
+        int64_t bytes = static_cast<int64_t>((after ? ItemSize(*after) : 0) + (before ? ItemSize(*before) : 0));
+        return emit(line, bytes);
+      },
+      std::move(snapshot));
+}
+
+}  // namespace
 
 Status BackupService::LoadTransfers() {
   std::vector<ExportRecord> exports;
@@ -112,8 +157,10 @@ Result<ExportRecord> BackupService::Export(std::shared_ptr<const table::TableHan
   Enqueue([this, source, pitr, record, snapshot]() mutable {
     Status st = export_dir_.empty()
                     ? Status::NotFound("No export directory: start the server with --export-dir DIR")
-                    : WriteExport(export_dir_, record, [&](const std::function<Status(std::string_view)>& fn) {
-                        return pitr_->ForEachItemAt(*source->description, pitr, record.export_ms, fn, snapshot);
+                    : WriteExport(export_dir_, record, [&](const Emit& emit) {
+                        return record.export_type == "INCREMENTAL_EXPORT"
+                                   ? ChangeLines(*pitr_, *source->description, pitr, record, snapshot, emit)
+                                   : FullLines(*pitr_, *source->description, pitr, record.export_ms, snapshot, emit);
                       });
     record.end_ms = clock_();
     if (st.ok()) {

@@ -270,3 +270,69 @@ def test_dynamodb_json_import_counts_bad_lines(ddb, export_root):
     done = wait_import(ddb, imp["ImportTableDescription"]["ImportArn"])
     assert (done["ImportedItemCount"], done["ErrorCount"]) == (2, 3)
     assert [i["pk"]["S"] for i in scan_all(ddb, target)] == ["a", "c"]
+
+
+def read_incremental(bucket_dir, manifest_key):
+    with open(os.path.join(bucket_dir, manifest_key)) as f:
+        summary = json.load(f)
+    lines = []
+    with open(os.path.join(bucket_dir, summary["manifestFilesS3Key"])) as f:
+        for entry in map(json.loads, f):
+            with open(os.path.join(bucket_dir, entry["dataFileS3Key"]), "rb") as data:
+                lines += [json.loads(l) for l in gzip.decompress(data.read()).decode().splitlines()]
+    return summary, sorted(lines, key=lambda l: l["Keys"]["pk"]["S"])
+
+
+def test_incremental_export(srv, ddb, export_root):
+    import raw
+    name = make_table(ddb)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "same"}, "sk": {"N": "1"}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "upd"}, "sk": {"N": "1"}, "v": {"N": "1"}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "del"}, "sk": {"N": "1"}})
+    time.sleep(0.3)
+    start = time.time()
+    time.sleep(0.3)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "upd"}, "sk": {"N": "1"}, "v": {"N": "2"}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "upd"}, "sk": {"N": "1"}, "v": {"N": "3"}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "new"}, "sk": {"N": "1"}})
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "del"}, "sk": {"N": "1"}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "flash"}, "sk": {"N": "1"}})   # inserted and deleted:
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "flash"}, "sk": {"N": "1"}})  # no change to export
+    time.sleep(0.3)
+    end = time.time()
+    time.sleep(0.3)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "upd"}, "sk": {"N": "1"}, "v": {"N": "4"}})  # after the range
+    arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    for view in ("NEW_AND_OLD_IMAGES", "NEW_IMAGE"):
+        status, body, _ = raw.call(srv.port, "ExportTableToPointInTime", {
+            "TableArn": arn, "S3Bucket": "incr", "ExportType": "INCREMENTAL_EXPORT",
+            "IncrementalExportSpecification": {"ExportFromTime": start, "ExportToTime": end, "ExportViewType": view}})
+        assert status == 200, body
+        assert body["ExportDescription"]["ExportType"] == "INCREMENTAL_EXPORT"
+        assert body["ExportDescription"]["IncrementalExportSpecification"]["ExportViewType"] == view
+        done = wait_export(ddb, body["ExportDescription"]["ExportArn"])
+        assert done["ExportStatus"] == "COMPLETED", done
+        summary, lines = read_incremental(os.path.join(export_root, "incr"), done["ExportManifest"])
+        assert summary["exportType"] == "INCREMENTAL_EXPORT" and summary["itemCount"] == 3
+        assert [l["Keys"] for l in lines] == [{"pk": {"S": p}, "sk": {"N": "1"}} for p in ("del", "new", "upd")]
+        deleted, inserted, updated = lines
+        assert "NewImage" not in deleted
+        assert inserted["NewImage"] == {"pk": {"S": "new"}, "sk": {"N": "1"}} and "OldImage" not in inserted
+        assert updated["NewImage"]["v"] == {"N": "3"}
+        if view == "NEW_AND_OLD_IMAGES":
+            assert deleted["OldImage"] == {"pk": {"S": "del"}, "sk": {"N": "1"}}
+            assert updated["OldImage"]["v"] == {"N": "1"}
+        else:
+            assert "OldImage" not in updated and "OldImage" not in deleted
+        assert all(start * 1e6 <= int(l["Metadata"]["WriteTime"]["N"]) < end * 1e6 for l in lines)
+    # The range must lie in the PITR window, From before To, at most 24 hours.
+    for spec in ({"ExportFromTime": start - 3600, "ExportToTime": end},
+                 {"ExportFromTime": end, "ExportToTime": start},
+                 {"ExportFromTime": start, "ExportToTime": time.time() + 3600}):
+        status, body, _ = raw.call(srv.port, "ExportTableToPointInTime", {
+            "TableArn": arn, "S3Bucket": "incr", "ExportType": "INCREMENTAL_EXPORT",
+            "IncrementalExportSpecification": spec})
+        assert status == 400 and body["__type"].endswith("#InvalidExportTimeException"), body
+    status, body, _ = raw.call(srv.port, "ExportTableToPointInTime", {
+        "TableArn": arn, "S3Bucket": "incr", "ExportType": "INCREMENTAL_EXPORT"})
+    assert status == 400 and body["__type"].endswith("#ValidationException"), body

@@ -147,6 +147,39 @@ TEST_F(BackupServiceTest, PitrStateAtEveryMillisecond) {
   EXPECT_FALSE(service_->pitr().Find(*handle->description));
 }
 
+TEST_F(BackupServiceTest, PitrChangesInARange) {
+  auto handle = db_->catalog().Find("t");
+  Put("kept", "0");
+  auto pitr = service_->pitr().Enable(*handle->description, 35);
+  ASSERT_TRUE(pitr.ok());
+  Put("u", "1");
+  now_ms_ += 1000;
+  int64_t from = now_ms_;
+  Put("u", "2");
+  Put("n", "1");
+  Put("gone", "1");
+  Delete("gone");  // in and out within the range: no change
+  now_ms_ += 1000;
+  int64_t to = now_ms_;
+  Put("u", "3");  // after the range
+  std::map<std::string, std::pair<std::string, std::string>> seen;  // pk -> (before v, after v)
+  ASSERT_TRUE(service_->pitr()
+                  .ForEachChange(*handle->description, *pitr, from, to,
+                                 [&](const PitrLog::Change& c) {
+                                   auto v = [](const std::optional<std::string>& bytes) {
+                                     return bytes ? DecodeItem(*bytes)->at("v").s() : std::string("-");
+                                   };
+                                   auto any = DecodeItem(c.after ? *c.after : *c.before);
+                                   seen[any->at("pk").s()] = {v(c.before), v(c.after)};
+                                   EXPECT_GE(c.write_ms, from);
+                                   EXPECT_LT(c.write_ms, to);
+                                   return Status::Ok();
+                                 })
+                  .ok());
+  using P = std::pair<std::string, std::string>;
+  EXPECT_EQ(seen, (std::map<std::string, P>{{"n", P{"-", "1"}}, {"u", P{"1", "2"}}}));
+}
+
 TEST_F(BackupServiceTest, PitrIsDroppedWithItsTable) {
   auto handle = db_->catalog().Find("t");
   ASSERT_TRUE(service_->pitr().Enable(*handle->description, 35).ok());

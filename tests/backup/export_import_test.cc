@@ -69,8 +69,8 @@ TEST(ExportImportTest, WrittenExportReadsBack) {
     item["pk"] = AttributeValue::S("k" + std::to_string(i));
     items.push_back(item);
   }
-  ASSERT_TRUE(WriteExport(root.string(), r, [&](const std::function<Status(std::string_view)>& fn) {
-                for (const auto& item : items) MT_RETURN_IF_ERROR(fn(EncodeItem(item)));
+  ASSERT_TRUE(WriteExport(root.string(), r, [&](const std::function<Status(std::string_view, int64_t)>& fn) {
+                for (const auto& item : items) MT_RETURN_IF_ERROR(fn(ItemLine(item), 1));
                 return Status::Ok();
               }).ok());
   EXPECT_EQ(r.item_count, 5);

@@ -38,7 +38,7 @@ Status Run(OperationContext& ctx) {
     ctx.out.StartObject();
     WriteString(ctx.out, "ExportArn", matching[i].export_arn);
     WriteString(ctx.out, "ExportStatus", matching[i].status);
-    WriteString(ctx.out, "ExportType", "FULL_EXPORT");
+    WriteString(ctx.out, "ExportType", matching[i].export_type);
     ctx.out.EndObject();
   }
   ctx.out.EndArray();

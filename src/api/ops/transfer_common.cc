@@ -44,7 +44,15 @@ void WriteExportDescription(JsonWriter& w, const backup::ExportRecord& r) {
     w.Key("ItemCount");
     w.Int64(r.item_count);
   }
-  WriteString(w, "ExportType", "FULL_EXPORT");
+  WriteString(w, "ExportType", r.export_type);
+  if (r.export_type == "INCREMENTAL_EXPORT") {
+    w.Key("IncrementalExportSpecification");
+    w.StartObject();
+    WriteTimestamp(w, "ExportFromTime", r.from_ms);
+    WriteTimestamp(w, "ExportToTime", r.to_ms);
+    WriteString(w, "ExportViewType", r.view_type);
+    w.EndObject();
+  }
   w.EndObject();
 }
 
