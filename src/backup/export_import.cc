@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "backup/dynamodb_json.h"
+#include "backup/ion_text.h"
 #include "common/base64.h"
 #include "model/item_codec.h"
 #include "table/keys.h"
@@ -352,8 +353,9 @@ Status WriteExport(const std::string& root, ExportRecord& record, const LineSour
   int64_t in_file = 0;
   auto flush = [&]() -> Status {
     if (in_file == 0) return Status::Ok();
-    std::string gz = Gzip(lines);
-    std::string key = base + "/data/" + RandomName() + ".json.gz";
+    bool ion = record.format == "ION";
+    std::string gz = Gzip(ion ? std::string(kIonVersionMarker) + " " + lines : lines);
+    std::string key = base + "/data/" + RandomName() + (ion ? ".ion.gz" : ".json.gz");
     MT_RETURN_IF_ERROR(WriteFile(bucket / key, gz));
     std::string md5 = Md5(gz);
     rapidjson::StringBuffer buffer;
@@ -468,6 +470,12 @@ Status ReadImport(const std::string& root, ImportRecord& record, const TableDesc
             else built[headers[i]] = std::move(*value);
           }
           parsed = st.ok() ? Result<Item>(std::move(built)) : Result<Item>(st);
+        }
+      } else if (record.input_format == "ION") {
+        parsed = IonItemFromLine(line);
+        if (!parsed.ok() && parsed.status().code() == ErrorCode::kResourceNotFound) {
+          record.processed_items--;  // only the version marker
+          return Status::Ok();
         }
       } else {
         parsed = ItemFromLine(line);

@@ -10,7 +10,8 @@
 //   [prefix/]AWSDynamoDB/<export id>/data/<name>.json.gz      gzip, one {"Item":{...}} line per item
 //       (an incremental export: one line per changed item, {"Metadata":{"WriteTime":{"N":"<us>"}},
 //       "Keys":{...},"OldImage":{...},"NewImage":{...}}, an image left out when the item was absent
-//       or, OldImage, under the NEW_IMAGE view)
+//       or, OldImage, under the NEW_IMAGE view); ExportFormat ION: data/<name>.ion.gz, the same
+//       records as Amazon Ion text (ion_text.h), the first line after the $ion_1_0 marker
 //   [prefix/]AWSDynamoDB/<export id>/_started                 written first (AWS writes it too)
 //
 // Contract:
@@ -56,7 +57,7 @@ struct ImportRecord {
   std::string status = "IN_PROGRESS";  // IN_PROGRESS | COMPLETED | FAILED
   int64_t start_ms = 0, end_ms = 0;
   std::string bucket, bucket_owner, key_prefix;
-  std::string input_format;        // DYNAMODB_JSON | CSV | ION
+  std::string input_format;        // DYNAMODB_JSON | CSV | ION (ion_text.h)
   std::string compression = "NONE";  // GZIP | ZSTD | NONE
   std::string csv_delimiter = ",";
   std::vector<std::string> csv_headers;

@@ -4,6 +4,7 @@
 
 #include "backup/backup_service.h"
 #include "backup/dynamodb_json.h"
+#include "backup/ion_text.h"
 #include "backup/table_loader.h"
 #include "model/item_codec.h"
 #include "table/keys.h"
@@ -13,13 +14,13 @@ namespace {
 
 using Emit = std::function<Status(std::string_view line, int64_t bytes)>;
 
-Status FullLines(PitrLog& pitr_log, const TableDescription& table, const PitrRecord& pitr, int64_t at_ms,
+Status FullLines(PitrLog& pitr_log, const TableDescription& table, const PitrRecord& pitr, int64_t at_ms, bool ion,
                  std::shared_ptr<const engine::Snapshot> snapshot, const Emit& emit) {
   return pitr_log.ForEachItemAt(
       table, pitr, at_ms,
       [&](std::string_view bytes) -> Status {
         MT_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
-        return emit(ItemLine(item), static_cast<int64_t>(ItemSize(item)));
+        return emit(ion ? IonItemLine(item) : ItemLine(item), static_cast<int64_t>(ItemSize(item)));
       },
       std::move(snapshot));
 }
@@ -39,10 +40,14 @@ Status ChangeLines(PitrLog& pitr_log, const TableDescription& table, const PitrR
           MT_ASSIGN_OR_RETURN(after, DecodeItem(*change.after));
         }
         const Item& any = after ? *after : *before;
-        std::string line = "{\"Metadata\":{\"WriteTime\":{\"N\":\"" + std::to_string(change.write_ms * 1000) +
-                           "\"}},\"Keys\":" + ItemJson(table::ExtractKey(table, any));
-        if (after) line += ",\"NewImage\":" + ItemJson(*after);
-        if (before && old_images) line += ",\"OldImage\":" + ItemJson(*before);
+        bool ion = r.format == "ION";
+        auto image = [&](const Item& item) { return ion ? IonValue(item) : ItemJson(item); };
+        std::string micros = std::to_string(change.write_ms * 1000);
+        std::string line = ion ? "{Metadata:{WriteTime:" + micros + "},Keys:" + image(table::ExtractKey(table, any))
+                               : "{\"Metadata\":{\"WriteTime\":{\"N\":\"" + micros + "\"}},\"Keys\":" +
+                                     image(table::ExtractKey(table, any));
+        if (after) line += (ion ? ",NewImage:" : ",\"NewImage\":") + image(*after);
+        if (before && old_images) line += (ion ? ",OldImage:" : ",\"OldImage\":") + image(*before);
         line += "}";
         int64_t bytes = static_cast<int64_t>((after ? ItemSize(*after) : 0) + (before ? ItemSize(*before) : 0));
         return emit(line, bytes);
@@ -160,7 +165,8 @@ Result<ExportRecord> BackupService::Export(std::shared_ptr<const table::TableHan
                     : WriteExport(export_dir_, record, [&](const Emit& emit) {
                         return record.export_type == "INCREMENTAL_EXPORT"
                                    ? ChangeLines(*pitr_, *source->description, pitr, record, snapshot, emit)
-                                   : FullLines(*pitr_, *source->description, pitr, record.export_ms, snapshot, emit);
+                                   : FullLines(*pitr_, *source->description, pitr, record.export_ms,
+                                               record.format == "ION", snapshot, emit);
                       });
     record.end_ms = clock_();
     if (st.ok()) {

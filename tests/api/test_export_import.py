@@ -336,3 +336,37 @@ def test_incremental_export(srv, ddb, export_root):
     status, body, _ = raw.call(srv.port, "ExportTableToPointInTime", {
         "TableArn": arn, "S3Bucket": "incr", "ExportType": "INCREMENTAL_EXPORT"})
     assert status == 400 and body["__type"].endswith("#ValidationException"), body
+
+
+def test_ion_export_and_import(ddb, export_root):
+    name = make_table(ddb)
+    items = [{"pk": {"S": f"ion{i}"}, "sk": {"N": str(i)}, "d": {"N": "-12.5"}, "ss": {"SS": ["a", "b"]},
+              "bs": {"BS": [b"\x01"]}, "m": {"M": {"quote \"'": {"S": "line\nbreak"}, "n": {"NULL": True}}},
+              "l": {"L": [{"BOOL": True}, {"NS": ["1", "2.5"]}]}} for i in range(5)]
+    for item in items:
+        ddb.put_item(TableName=name, Item=item)
+    arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    out = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="ion-bucket", ExportFormat="ION")
+    done = wait_export(ddb, out["ExportDescription"]["ExportArn"])
+    assert done["ExportStatus"] == "COMPLETED" and done["ExportFormat"] == "ION" and done["ItemCount"] == 5
+    bucket = os.path.join(export_root, "ion-bucket")
+    with open(os.path.join(bucket, done["ExportManifest"])) as f:
+        summary = json.load(f)
+    assert summary["outputFormat"] == "ION"
+    with open(os.path.join(bucket, summary["manifestFilesS3Key"])) as f:
+        entries = [json.loads(l) for l in f]
+    assert all(e["dataFileS3Key"].endswith(".ion.gz") for e in entries)
+    with open(os.path.join(bucket, entries[0]["dataFileS3Key"]), "rb") as f:
+        text = gzip.decompress(f.read()).decode()
+    assert text.startswith("$ion_1_0 {Item:{")
+    assert "$dynamodb_SS::[" in text and "-12.5" in text
+    target = unique_name("ion")
+    imp = ddb.import_table(
+        S3BucketSource={"S3Bucket": "ion-bucket", "S3KeyPrefix": done["ExportManifest"].rsplit("/", 1)[0] + "/data/"},
+        InputFormat="ION", InputCompressionType="GZIP",
+        TableCreationParameters={"TableName": target, "KeySchema": key_schema(), "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    finished = wait_import(ddb, imp["ImportTableDescription"]["ImportArn"])
+    assert (finished["ImportedItemCount"], finished["ErrorCount"]) == (5, 0)
+    assert scan_all(ddb, target) == scan_all(ddb, name)

@@ -7,6 +7,7 @@
 
 #include "backup/dynamodb_json.h"
 #include "backup/export_import.h"
+#include "backup/ion_text.h"
 #include "model/item_codec.h"
 
 namespace monotable::backup {
@@ -44,6 +45,36 @@ TEST(DynamoJsonTest, RefusesBadLines) {
   for (int i = 0; i < 40; ++i) deep += "]}";
   deep += "}}";
   EXPECT_FALSE(ItemFromLine(deep).ok());
+}
+
+TEST(IonTextTest, RoundTripAndAwsSpellings) {
+  Item item = Sample();
+  item["odd name"] = AttributeValue::S("x");
+  item["n2"] = Num("1E+125");
+  auto back = IonItemFromLine(IonItemLine(item));
+  ASSERT_TRUE(back.ok()) << back.status().message() << "\n" << IonItemLine(item);
+  EXPECT_TRUE(*back == item);
+  // As AWS's documentation shows an exported item: decimals with and without exponents, symbols.
+  auto aws = IonItemFromLine(
+      "$ion_1_0 {Item:{Authors:$dynamodb_SS::[\"Author1\",\"Author2\"],Id:103.,InPublication:false,"
+      "Price:2.E+3,Ratio:1.5d-1,Raw:{{AAE=}},'quoted field':null.string,List:[1,\"a\"]}}");
+  ASSERT_TRUE(aws.ok()) << aws.status().message();
+  EXPECT_EQ(aws->at("Id").n().ToString(), "103");
+  EXPECT_EQ(aws->at("Price").n().ToString(), "2000");
+  EXPECT_EQ(aws->at("Ratio").n().ToString(), "0.15");
+  EXPECT_EQ(aws->at("Authors").string_set().size(), 2u);
+  EXPECT_EQ(aws->at("Raw").bytes(), std::string("\x00\x01", 2));
+  EXPECT_EQ(aws->at("quoted field").type(), AttrType::kNull);
+  EXPECT_EQ(IonItemFromLine("$ion_1_0").status().code(), ErrorCode::kResourceNotFound);
+  for (std::string_view bad : {"{", "{Item:1}", "{Other:{}}", "{Item:{a:}}", "{Item:{a:\"x}}", "{Item:{a:$dynamodb_SS::[]}}",
+                               "{Item:{a:$dynamodb_XX::[1]}}", "{Item:{a:{{!!}}}}", "{Item:{a:1}} extra", "{Item:{a:nan}}",
+                               "{Item:{a:$dynamodb_NS::[1,1.0]}}"}) {
+    EXPECT_FALSE(IonItemFromLine(bad).ok()) << bad;
+  }
+  std::string deep = "{Item:{a:";
+  for (int i = 0; i < 40; ++i) deep += "[";
+  for (int i = 0; i < 40; ++i) deep += "]";
+  EXPECT_FALSE(IonItemFromLine(deep + "}}").ok());
 }
 
 TEST(ExportImportTest, SafeLocation) {

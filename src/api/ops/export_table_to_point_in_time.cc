@@ -1,9 +1,9 @@
 // ExportTableToPointInTime: a FULL_EXPORT of a PITR-enabled table as it was at ExportTime
 // (default: now), or an INCREMENTAL_EXPORT of the items changed in [ExportFromTime, ExportToTime)
 // (at most 24 hours; AWS also wants at least 15 minutes, monotable takes any length so that
-// short windows can be tested), in DynamoDB JSON, into the bucket directory under
-// `serve --export-dir` (backup/export_import.h). Answers IN_PROGRESS; the worker writes the
-// files, then COMPLETED.
+// short windows can be tested), as DynamoDB JSON or Amazon Ion, into the bucket directory under
+// `serve --export-dir` (backup/export_import.h). Answers IN_PROGRESS; the worker writes the files,
+// then COMPLETED.
 // A ClientToken makes the request idempotent: the same request again answers the same export,
 // a different one with the same token is an ExportConflictException.
 #include <cmath>
@@ -53,9 +53,6 @@ Status Validate(OperationContext& ctx) {
     }
   } else if (spec) {
     return Status::Validation("IncrementalExportSpecification can only be specified for an incremental export");
-  }
-  if (StringOr(ctx.request, "ExportFormat", "DYNAMODB_JSON") != "DYNAMODB_JSON") {
-    return Status::Validation("monotable supports ExportFormat DYNAMODB_JSON only");
   }
   if (!backup::SafeLocation(StringOr(ctx.request, "S3Bucket", ""), StringOr(ctx.request, "S3Prefix", ""))) {
     return Status::Validation("S3Prefix may not contain a '..' segment");
@@ -112,12 +109,13 @@ Status Run(OperationContext& ctx) {
   r.prefix = std::string(StringOr(req, "S3Prefix", ""));
   r.sse_algorithm = std::string(StringOr(req, "S3SseAlgorithm", ""));
   r.sse_kms_key = std::string(StringOr(req, "S3SseKmsKeyId", ""));
+  r.format = std::string(StringOr(req, "ExportFormat", "DYNAMODB_JSON"));
   r.client_token = std::string(StringOr(req, "ClientToken", ""));
   if (!r.client_token.empty()) {
     for (const auto& e : service->Exports()) {
       if (e.client_token != r.client_token) continue;
       bool same = e.table_arn == r.table_arn && e.bucket == r.bucket && e.prefix == r.prefix &&
-                  e.bucket_owner == r.bucket_owner && e.export_type == r.export_type &&
+                  e.bucket_owner == r.bucket_owner && e.export_type == r.export_type && e.format == r.format &&
                   e.from_ms == r.from_ms && e.to_ms == r.to_ms && e.view_type == r.view_type &&
                   (!Member(req, "ExportTime") || e.export_ms == r.export_ms);
       if (!same) {
