@@ -429,7 +429,8 @@ Status ReadImport(const std::string& root, ImportRecord& record, const TableDesc
   std::vector<std::string> keys;
   for (auto it = fs::recursive_directory_iterator(bucket, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (!it->is_regular_file()) continue;
+    // Objects are regular files; a named pipe is read as one too (a stream fed by another program).
+    if (!it->is_regular_file() && !it->is_fifo()) continue;
     std::string key = fs::relative(it->path(), bucket).generic_string();
     if (key.compare(0, record.key_prefix.size(), record.key_prefix) == 0) keys.push_back(std::move(key));
   }

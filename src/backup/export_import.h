@@ -18,8 +18,8 @@
 // - WriteExport() writes every file of one export from the items it is given (item codec bytes),
 //   at most kItemsPerDataFile items per data file, and fills in the record's counts and manifest
 //   key; a failure leaves the record's FailureCode/FailureMessage and no manifest.
-// - ReadImport() reads every object whose key starts with the import's S3KeyPrefix (S3's prefix
-//   rule, in key order), gunzipped when the compression is GZIP, as DYNAMODB_JSON lines or CSV
+// - ReadImport() reads every object (regular file or named pipe) whose key starts with the
+//   import's S3KeyPrefix (S3's prefix rule, in key order), gunzipped when the compression is GZIP, as DYNAMODB_JSON lines or CSV
 //   (a header line unless HeaderList is given; the delimiter of CsvOptions; key attributes typed
 //   by the definitions, every other value a String, empty cells left out). A line that does not
 //   make a valid item (bad JSON, missing or mistyped key, over 400 KB) is counted and reported to

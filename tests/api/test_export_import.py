@@ -370,3 +370,35 @@ def test_ion_export_and_import(ddb, export_root):
     finished = wait_import(ddb, imp["ImportTableDescription"]["ImportArn"])
     assert (finished["ImportedItemCount"], finished["ErrorCount"]) == (5, 0)
     assert scan_all(ddb, target) == scan_all(ddb, name)
+
+
+def test_table_being_imported_is_creating(ddb, export_root):
+    """A FIFO as the only object holds the import open until the test writes to it."""
+    folder = os.path.join(export_root, "fifo-bucket")
+    os.makedirs(folder, exist_ok=True)
+    fifo = os.path.join(folder, "items.json")
+    os.mkfifo(fifo)
+    target = unique_name("fifo")
+    imp = ddb.import_table(
+        S3BucketSource={"S3Bucket": "fifo-bucket"}, InputFormat="DYNAMODB_JSON",
+        TableCreationParameters={"TableName": target, "KeySchema": key_schema(), "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    arn = imp["ImportTableDescription"]["ImportArn"]
+    try:
+        assert ddb.describe_table(TableName=target)["Table"]["TableStatus"] == "CREATING"
+        assert ddb.describe_import(ImportArn=arn)["ImportTableDescription"]["ImportStatus"] == "IN_PROGRESS"
+        with pytest.raises(ClientError) as e:
+            ddb.update_continuous_backups(TableName=target,
+                                          PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+        assert err(e) == ("ContinuousBackupsUnavailableException",
+                          f"Backups are being enabled for the table: {target}. Please retry later")
+        with pytest.raises(ClientError) as e:
+            ddb.create_backup(TableName=target, BackupName="too-early")
+        assert err(e)[0] == "TableInUseException"
+    finally:
+        with open(fifo, "w") as f:
+            f.write('{"Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}\n')
+    assert wait_import(ddb, arn)["ImportedItemCount"] == 1
+    assert wait_active(ddb, target)["ItemCount"] == 1
+    os.remove(fifo)

@@ -18,8 +18,9 @@ Status Run(OperationContext& ctx) {
   std::string name = TableNameOf(ctx.request);
   auto handle = ctx.db.catalog().Find(name);
   if (!handle) return Status(ErrorCode::kTableNotFound, "Table not found: " + name);
-  if (auto restore = service->RestoreOf(handle->description->table_id); restore && restore->in_progress) {
-    return Status(ErrorCode::kTableInUse, "Table is being restored: " + name);
+  const std::string& id = handle->description->table_id;
+  if (auto restore = service->RestoreOf(id); (restore && restore->in_progress) || service->Importing(id)) {
+    return Status(ErrorCode::kTableInUse, "Table is being created: " + name);
   }
   MT_ASSIGN_OR_RETURN(backup::BackupRecord record,
                       service->CreateBackup(*handle, std::string(StringOr(ctx.request, "BackupName", ""))));

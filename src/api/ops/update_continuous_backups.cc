@@ -28,6 +28,12 @@ Status Run(OperationContext& ctx) {
   std::string name = TableNameOf(ctx.request);
   auto handle = ctx.db.catalog().Find(name);
   if (!handle) return Status(ErrorCode::kTableNotFound, "Table not found: " + name);
+  // A table still being loaded by a restore or an import: its history would miss the load.
+  const std::string& id = handle->description->table_id;
+  if (auto restore = service->RestoreOf(id); (restore && restore->in_progress) || service->Importing(id)) {
+    return Status(ErrorCode::kContinuousBackupsUnavailable,
+                  "Backups are being enabled for the table: " + name + ". Please retry later");
+  }
   const auto& spec = *Member(ctx.request, "PointInTimeRecoverySpecification");
   std::optional<backup::PitrRecord> pitr;
   if (BoolMember(spec, "PointInTimeRecoveryEnabled").value_or(false)) {
