@@ -1,7 +1,9 @@
 #include "backup/export_import.h"
 
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
+#include <memory>
 #include <random>
 
 #include <openssl/evp.h>
@@ -9,6 +11,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "backup/dynamodb_json.h"
 #include "backup/ion_text.h"
@@ -148,22 +151,65 @@ Result<AttributeValue> TypedCell(const std::string& text, AttrType type) {
   return AttributeValue::S(text);
 }
 
-// Reads an object's lines, gunzipping when asked (gzread also reads plain bytes as they are).
-Status ForEachLine(const fs::path& path, const std::function<Status(std::string_view, size_t, size_t)>& fn) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) return Status::Io("cannot open " + path.string());
+// Reads an object's bytes in chunks: zstd frames for ZSTD, else through zlib's gzread (which
+// gunzips a GZIP object and passes plain bytes through as they are).
+class ObjectReader {
+ public:
+  ObjectReader(const fs::path& path, bool zstd) : zstd_(zstd) {
+    if (zstd_) {
+      file_ = std::fopen(path.c_str(), "rb");
+      stream_ = ZSTD_createDStream();
+      if (stream_) ZSTD_initDStream(stream_);
+    } else {
+      gz_ = gzopen(path.c_str(), "rb");
+    }
+  }
+  ~ObjectReader() {
+    if (file_) std::fclose(file_);
+    if (stream_) ZSTD_freeDStream(stream_);
+    if (gz_) gzclose(gz_);
+  }
+  bool ok() const { return zstd_ ? file_ && stream_ : gz_ != nullptr; }
+  // Bytes read into `out` (0: the end), or -1 on an error.
+  long Read(char* out, size_t size) {
+    if (!zstd_) return gzread(gz_, out, static_cast<unsigned>(size));
+    ZSTD_outBuffer output{out, size, 0};
+    while (output.pos == 0) {
+      if (in_.pos == in_.size) {
+        in_.size = std::fread(input_, 1, sizeof input_, file_);
+        in_.pos = 0;
+        if (in_.size == 0) return std::ferror(file_) || pending_ ? -1 : 0;
+      }
+      size_t r = ZSTD_decompressStream(stream_, &output, &in_);
+      if (ZSTD_isError(r)) return -1;
+      pending_ = r != 0;
+    }
+    return static_cast<long>(output.pos);
+  }
+
+ private:
+  bool zstd_;
+  FILE* file_ = nullptr;
+  ZSTD_DStream* stream_ = nullptr;
+  gzFile gz_ = nullptr;
+  char input_[1 << 16];
+  ZSTD_inBuffer in_{input_, 0, 0};
+  bool pending_ = false;  // a zstd frame not yet complete
+};
+
+Status ForEachLine(const fs::path& path, bool zstd,
+                   const std::function<Status(std::string_view, size_t, size_t)>& fn) {
+  auto reader = std::make_unique<ObjectReader>(path, zstd);
+  if (!reader->ok()) return Status::Io("cannot open " + path.string());
   std::string line;
-  char buffer[1 << 16];
+  std::vector<char> buffer(1 << 16);
   size_t number = 0;
   Status st;
   while (st.ok()) {
-    int n = gzread(f, buffer, sizeof buffer);
-    if (n < 0) {
-      st = Status::Io("cannot read " + path.string());
-      break;
-    }
+    long n = reader->Read(buffer.data(), buffer.size());
+    if (n < 0) return Status::Io("cannot read " + path.string() + (zstd ? " (not zstd-compressed?)" : ""));
     if (n == 0) break;
-    for (int i = 0; i < n && st.ok(); ++i) {
+    for (long i = 0; i < n && st.ok(); ++i) {
       if (buffer[i] == '\n') {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         st = fn(line, ++number, line.size() + 1);
@@ -174,7 +220,6 @@ Status ForEachLine(const fs::path& path, const std::function<Status(std::string_
     }
   }
   if (st.ok() && !line.empty()) st = fn(line, ++number, line.size());
-  gzclose(f);
   return st;
 }
 
@@ -442,7 +487,8 @@ Status ReadImport(const std::string& root, ImportRecord& record, const TableDesc
   for (const auto& key : keys) {
     std::vector<std::string> headers = record.csv_headers;
     bool header_pending = csv && headers.empty();
-    MT_RETURN_IF_ERROR(ForEachLine(bucket / key, [&](std::string_view line, size_t number, size_t bytes) -> Status {
+    bool zstd = record.compression == "ZSTD";
+    MT_RETURN_IF_ERROR(ForEachLine(bucket / key, zstd, [&](std::string_view line, size_t number, size_t bytes) -> Status {
       record.processed_bytes += static_cast<int64_t>(bytes);
       if (line.empty()) return Status::Ok();
       std::string where = key + ":" + std::to_string(number);

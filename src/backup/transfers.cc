@@ -215,8 +215,17 @@ Result<ImportRecord> BackupService::Import(TableDescription plan, ImportRecord r
     }
     if (st.ok()) {
       TableLoader loader(db_.engine(), handle);
+      int64_t added = 0;
       st = ReadImport(
-          export_dir_, record, table, [&](const Item& item) { return loader.Add(item); },
+          export_dir_, record, table,
+          [&](const Item& item) {
+            // DescribeImport shows the counts as they grow (persisted only at the end).
+            if (++added % 5000 == 0) {
+              std::lock_guard lock(transfers_mu_);
+              imports_[record.import_arn] = record;
+            }
+            return loader.Add(item);
+          },
           [&](const std::string& where, const std::string& why) {
             std::fprintf(stderr, "monotable: import %s: %s: %s\n", record.import_arn.c_str(), where.c_str(),
                          why.c_str());

@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import json
 import os
+import subprocess
 import time
 
 import pytest
@@ -402,3 +403,31 @@ def test_table_being_imported_is_creating(ddb, export_root):
     assert wait_import(ddb, arn)["ImportedItemCount"] == 1
     assert wait_active(ddb, target)["ItemCount"] == 1
     os.remove(fifo)
+
+
+def test_zstd_import(ddb, export_root):
+    folder = os.path.join(export_root, "zstd-bucket")
+    os.makedirs(folder, exist_ok=True)
+    lines = "".join('{"Item":{"pk":{"S":"z%d"},"sk":{"N":"%d"}}}\n' % (i, i) for i in range(100)) + "bad line\n"
+    subprocess.run(["zstd", "-q", "-o", os.path.join(folder, "items.json.zst")], input=lines.encode(), check=True)
+    target = unique_name("zstd")
+    imp = ddb.import_table(
+        S3BucketSource={"S3Bucket": "zstd-bucket"}, InputFormat="DYNAMODB_JSON", InputCompressionType="ZSTD",
+        TableCreationParameters={"TableName": target, "KeySchema": key_schema(), "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    done = wait_import(ddb, imp["ImportTableDescription"]["ImportArn"])
+    assert (done["ImportStatus"], done["ImportedItemCount"], done["ErrorCount"]) == ("COMPLETED", 100, 1)
+    assert done["InputCompressionType"] == "ZSTD"
+    # An object that is not zstd-compressed fails the import.
+    with open(os.path.join(folder, "plain.json"), "w") as f:
+        f.write(lines)
+    imp = ddb.import_table(
+        S3BucketSource={"S3Bucket": "zstd-bucket", "S3KeyPrefix": "plain"}, InputFormat="DYNAMODB_JSON",
+        InputCompressionType="ZSTD",
+        TableCreationParameters={"TableName": unique_name("zstd"), "KeySchema": key_schema(),
+                                 "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "sk", "AttributeType": "N"}]})
+    failed = wait_import(ddb, imp["ImportTableDescription"]["ImportArn"])
+    assert failed["ImportStatus"] == "FAILED" and failed["FailureCode"]

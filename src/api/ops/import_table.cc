@@ -1,8 +1,9 @@
 // ImportTable: a new table (TableCreationParameters) filled from the objects under an S3 prefix
 // of the `serve --export-dir` directory, in DYNAMODB_JSON ({"Item":...} lines, as exports write
-// them) or CSV, uncompressed or GZIP (backup/export_import.h). Answers IN_PROGRESS with the table
-// CREATING (Amazon Ion too, as exports write it); lines that make no valid item are counted in ErrorCount and logged on stderr (AWS
-// logs them to CloudWatch), the others imported. A ClientToken makes the request idempotent.
+// them), Amazon Ion or CSV, uncompressed, GZIP or ZSTD (backup/export_import.h). Answers
+// IN_PROGRESS with the table CREATING; lines that make no valid item are counted in ErrorCount and
+// logged on stderr (AWS logs them to CloudWatch), the others imported. A ClientToken makes the
+// request idempotent.
 #include <algorithm>
 
 #include <rapidjson/stringbuffer.h>
@@ -68,9 +69,6 @@ Status Invalid(const std::string& m) { return Status::Validation("One or more pa
 Status Validate(OperationContext& ctx) {
   const auto& req = ctx.request;
   std::string_view format = StringOr(req, "InputFormat", "");
-  if (StringOr(req, "InputCompressionType", "NONE") == "ZSTD") {
-    return Status::Validation("monotable imports GZIP or uncompressed objects only");
-  }
   if (Member(req, "InputFormatOptions") && format != "CSV") {
     return Status::Validation("InputFormatOptions can only be specified when InputFormat is CSV");
   }
