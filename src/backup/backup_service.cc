@@ -111,6 +111,9 @@ void BackupService::Run(std::stop_token stop) {
       if (Status st = pitr_->Trim(); !st.ok()) {
         std::fprintf(stderr, "monotable: trimming PITR history failed: %s\n", st.message().c_str());
       }
+      if (Status st = DeleteExpired(); !st.ok()) {
+        std::fprintf(stderr, "monotable: deleting expired backups failed: %s\n", st.message().c_str());
+      }
     }
   }
 }
@@ -125,6 +128,35 @@ Result<BackupRecord> BackupService::CreateBackup(const table::TableHandle& table
     }
   });
   return record;
+}
+
+Result<BackupRecord> BackupService::CreateSystemBackup(const table::TableHandle& table) {
+  MT_RETURN_IF_ERROR(load_status_);
+  int64_t now = clock_();
+  MT_ASSIGN_OR_RETURN(BackupStore::Pending pending,
+                      backups_.Begin(table, table.description->name + "$DeletedTableBackup", now, "SYSTEM",
+                                     now + kSystemBackupDays * 24 * 3600 * 1000));
+  BackupRecord record = pending.record;
+  Enqueue([this, pending = std::move(pending)] {
+    if (Status st = backups_.Copy(pending); !st.ok()) {
+      std::fprintf(stderr, "monotable: backup %s failed: %s\n", pending.record.id.c_str(), st.message().c_str());
+    }
+  });
+  return record;
+}
+
+Status BackupService::DeleteExpired() {
+  int64_t now = clock_();
+  for (const auto& b : backups_.List()) {
+    if (b.expiry_ms > 0 && b.expiry_ms <= now && b.status == BackupStatus::kAvailable && !backups_.Held(b.id)) {
+      auto deleted = backups_.Delete(b.id);
+      if (!deleted.ok() && deleted.status().code() != ErrorCode::kBackupInUse &&
+          deleted.status().code() != ErrorCode::kBackupNotFound) {
+        return deleted.status();
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 Result<TableDescription> BackupService::StartRestore(TableDescription plan, RestoreRecord record, ItemSource source,

@@ -5,7 +5,7 @@
 // - Construction loads the persisted state (backups, PITR settings, restore records) and
 //   installs the PITR history hook on the database's change log; a background worker then runs
 //   backup copies and restores in request order, and trims PITR history every few minutes.
-// - CreateBackup() returns at once with the backup CREATING (consistent at that instant, see
+// - CreateBackup() (and CreateSystemBackup()) return at once with the backup CREATING (consistent at that instant, see
 //   backup_store.h); the worker copies it and makes it AVAILABLE.
 // - Restore*() create the target table at once (DescribeTable says CREATING and RestoreSummary
 //   RestoreInProgress=true until the load ends) and load its items on the worker; then the table
@@ -52,6 +52,12 @@ class BackupService {
   int64_t NowMs() const { return clock_(); }
 
   Result<BackupRecord> CreateBackup(const table::TableHandle& table, std::string name);
+  // The SYSTEM backup AWS makes of a table with PITR enabled that is being deleted (call before the
+  // drop: the snapshot keeps the items for the copy); kept kSystemBackupDays, then deleted.
+  static constexpr int64_t kSystemBackupDays = 35;
+  Result<BackupRecord> CreateSystemBackup(const table::TableHandle& table);
+  // Deletes SYSTEM backups past their expiry (the worker does it with the PITR trim).
+  Status DeleteExpired();
 
   // `source_backup_arn` / `source_table_arn` go into the RestoreSummary as given.
   Result<TableDescription> RestoreFromBackup(const BackupRecord& backup, const std::string& target,

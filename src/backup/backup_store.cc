@@ -42,7 +42,8 @@ Status BackupStore::Persist(const BackupRecord& record) {
   return engine_.Commit({{}, {{BackupKey(record.id), EncodeBackup(record)}}});
 }
 
-Result<BackupStore::Pending> BackupStore::Begin(const table::TableHandle& table, std::string name, int64_t now_ms) {
+Result<BackupStore::Pending> BackupStore::Begin(const table::TableHandle& table, std::string name, int64_t now_ms,
+                                                std::string type, int64_t expiry_ms) {
   Pending pending;
   // The snapshot first: the backup holds every write acknowledged before the request.
   pending.snapshot = engine_.GetSnapshot();
@@ -57,6 +58,8 @@ Result<BackupStore::Pending> BackupStore::Begin(const table::TableHandle& table,
   r.table_name = table.description->name;
   r.table_id = table.description->table_id;
   r.description = table::EncodeDescription(*table.description);
+  r.type = std::move(type);
+  r.expiry_ms = expiry_ms;
   MT_RETURN_IF_ERROR(Persist(r));
   std::lock_guard lock(mu_);
   backups_[r.id] = r;

@@ -79,6 +79,8 @@ std::string EncodeBackup(const BackupRecord& r) {
   Str(w, "table_name", r.table_name);
   Str(w, "table_id", r.table_id);
   Str(w, "description", r.description);
+  Str(w, "type", r.type);
+  Int(w, "expiry_ms", r.expiry_ms);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -98,6 +100,9 @@ Result<BackupRecord> DecodeBackup(std::string_view json) {
   r.table_name = GetStr(doc, "table_name");
   r.table_id = GetStr(doc, "table_id");
   r.description = GetStr(doc, "description");
+  r.type = GetStr(doc, "type");
+  if (r.type.empty()) r.type = "USER";
+  r.expiry_ms = GetInt(doc, "expiry_ms");
   if (r.id.empty() || r.data_prefix == 0) return Status(ErrorCode::kCorruption, "bad backup record");
   return r;
 }

@@ -34,6 +34,8 @@ struct BackupRecord {
   std::string table_name;
   std::string table_id;
   std::string description;  // the source table's description (table/description_codec.h)
+  std::string type = "USER";  // USER, or SYSTEM: made when a table with PITR is deleted
+  int64_t expiry_ms = 0;      // SYSTEM backups expire (are deleted) 35 days after creation
 };
 
 struct PitrRecord {

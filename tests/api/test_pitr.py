@@ -134,3 +134,32 @@ def test_pitr_survives_restart(start_server, tmp_path):
                                         RestoreDateTime=datetime.datetime.fromtimestamp(mark, tz=datetime.timezone.utc))
     wait_active(ddb2, target)
     assert ddb2.scan(TableName=target)["Items"] == [{"pk": {"S": "a"}, "v": {"N": "1"}}]
+
+
+def test_deleting_a_pitr_table_leaves_a_system_backup(ddb):
+    name = create_pk_table(ddb, "pitr-del")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}, "v": {"N": "1"}})
+    plain = create_pk_table(ddb, "plain-del")
+    enable(ddb, name)
+    before = scan_all(ddb, name)
+    ddb.delete_table(TableName=name)
+    ddb.delete_table(TableName=plain)  # no PITR: no backup
+    assert ddb.list_backups(TableName=name)["BackupSummaries"] == []  # USER backups only, by default
+    system = ddb.list_backups(TableName=name, BackupType="SYSTEM")["BackupSummaries"]
+    assert len(system) == 1
+    s = system[0]
+    assert s["BackupType"] == "SYSTEM" and s["BackupName"] == name + "$DeletedTableBackup"
+    days = (s["BackupExpiryDateTime"] - s["BackupCreationDateTime"]).total_seconds() / 86400
+    assert abs(days - 35) < 0.01
+    assert [b["BackupArn"] for b in ddb.list_backups(TableName=name, BackupType="ALL")["BackupSummaries"]] == [
+        s["BackupArn"]]
+    assert ddb.list_backups(TableName=plain, BackupType="ALL")["BackupSummaries"] == []
+    deadline = time.time() + 30
+    while ddb.describe_backup(BackupArn=s["BackupArn"])["BackupDescription"]["BackupDetails"][
+            "BackupStatus"] != "AVAILABLE":
+        assert time.time() < deadline
+        time.sleep(0.05)
+    target = unique_name("undeleted")
+    ddb.restore_table_from_backup(TargetTableName=target, BackupArn=s["BackupArn"])
+    wait_active(ddb, target)
+    assert scan_all(ddb, target) == before

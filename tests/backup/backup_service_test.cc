@@ -180,6 +180,24 @@ TEST_F(BackupServiceTest, PitrChangesInARange) {
   EXPECT_EQ(seen, (std::map<std::string, P>{{"n", P{"-", "1"}}, {"u", P{"1", "2"}}}));
 }
 
+TEST_F(BackupServiceTest, SystemBackupsExpireAfter35Days) {
+  Put("a", "1");
+  auto system = service_->CreateSystemBackup(*db_->catalog().Find("t"));
+  ASSERT_TRUE(system.ok());
+  EXPECT_EQ(system->type, "SYSTEM");
+  EXPECT_EQ(system->name, "t$DeletedTableBackup");
+  auto user = service_->CreateBackup(*db_->catalog().Find("t"), "mine");
+  ASSERT_TRUE(user.ok());
+  service_->WaitIdle();
+  now_ms_ += BackupService::kSystemBackupDays * 24 * 3600 * 1000 - 1;
+  ASSERT_TRUE(service_->DeleteExpired().ok());
+  EXPECT_TRUE(service_->backups().Find(system->id));
+  now_ms_ += 1;
+  ASSERT_TRUE(service_->DeleteExpired().ok());
+  EXPECT_FALSE(service_->backups().Find(system->id));
+  EXPECT_TRUE(service_->backups().Find(user->id));  // USER backups never expire
+}
+
 TEST_F(BackupServiceTest, PitrIsDroppedWithItsTable) {
   auto handle = db_->catalog().Find("t");
   ASSERT_TRUE(service_->pitr().Enable(*handle->description, 35).ok());

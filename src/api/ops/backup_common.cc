@@ -99,8 +99,9 @@ void WriteBackupDetails(JsonWriter& w, const ServerIdentity& identity, const bac
   w.Key("BackupSizeBytes");
   w.Int64(b.size_bytes);
   WriteString(w, "BackupStatus", backup::BackupStatusName(b.status));
-  WriteString(w, "BackupType", "USER");
+  WriteString(w, "BackupType", b.type);
   WriteTimestamp(w, "BackupCreationDateTime", b.created_ms);
+  if (b.expiry_ms > 0) WriteTimestamp(w, "BackupExpiryDateTime", b.expiry_ms);
   w.EndObject();
 }
 
@@ -198,8 +199,9 @@ void WriteBackupSummary(JsonWriter& w, const ServerIdentity& identity, const bac
   WriteString(w, "BackupArn", BackupArn(identity, b));
   WriteString(w, "BackupName", b.name);
   WriteTimestamp(w, "BackupCreationDateTime", b.created_ms);
+  if (b.expiry_ms > 0) WriteTimestamp(w, "BackupExpiryDateTime", b.expiry_ms);
   WriteString(w, "BackupStatus", backup::BackupStatusName(b.status));
-  WriteString(w, "BackupType", "USER");
+  WriteString(w, "BackupType", b.type);
   w.Key("BackupSizeBytes");
   w.Int64(b.size_bytes);
   w.EndObject();

@@ -1,6 +1,6 @@
 // ListBackups: the account's backups, oldest first, filtered by table, creation time
-// ([TimeRangeLowerBound, TimeRangeUpperBound)) and type (USER by default; monotable makes no
-// SYSTEM or AWS_BACKUP backups), Limit per page with LastEvaluatedBackupArn /
+// ([TimeRangeLowerBound, TimeRangeUpperBound)) and type (USER by default, SYSTEM: made when a
+// table with PITR was deleted, ALL; monotable makes no AWS_BACKUP backups), Limit per page with LastEvaluatedBackupArn /
 // ExclusiveStartBackupArn paging.
 #include <cmath>
 
@@ -42,13 +42,12 @@ Status Run(OperationContext& ctx) {
   if (Member(req, "TableName")) table = TableNameOf(req);
   auto lower = TimeMs(req, "TimeRangeLowerBound"), upper = TimeMs(req, "TimeRangeUpperBound");
   std::string_view type = StringOr(req, "BackupType", "USER");
-  bool want_user = type == "USER" || type == "ALL";
   size_t limit = static_cast<size_t>(IntMember(req, "Limit").value_or(100));
   std::string_view start = StringOr(req, "ExclusiveStartBackupArn", "");
 
   std::vector<backup::BackupRecord> matching;
   for (auto& b : service->backups().List()) {
-    if (!want_user) break;
+    if (type != "ALL" && b.type != type) continue;
     if (table && b.table_name != *table) continue;
     if (lower && b.created_ms < *lower) continue;
     if (upper && b.created_ms >= *upper) continue;
