@@ -207,8 +207,7 @@ Result<TableDescription> BackupService::StartRestore(TableDescription plan, Rest
 
 Result<TableDescription> BackupService::RestoreFromBackup(const BackupRecord& backup, const std::string& target,
                                                           const RestoreOverrides& overrides,
-                                                          std::string source_backup_arn,
-                                                          std::string source_table_arn) {
+                                                          std::string source_backup_arn, std::string source_table_arn) {
   MT_ASSIGN_OR_RETURN(TableDescription source, table::DecodeDescription(backup.description));
   MT_ASSIGN_OR_RETURN(TableDescription plan, PlanRestore(source, target, overrides));
   RestoreRecord record;
@@ -226,8 +225,7 @@ Result<TableDescription> BackupService::RestoreFromBackup(const BackupRecord& ba
 
 Result<TableDescription> BackupService::RestoreToTime(std::shared_ptr<const table::TableHandle> source,
                                                       const PitrRecord& pitr, int64_t at_ms, const std::string& target,
-                                                      const RestoreOverrides& overrides,
-                                                      std::string source_table_arn) {
+                                                      const RestoreOverrides& overrides, std::string source_table_arn) {
   MT_ASSIGN_OR_RETURN(TableDescription plan, PlanRestore(*source->description, target, overrides));
   RestoreRecord record;
   record.source_table_arn = std::move(source_table_arn);
@@ -235,11 +233,12 @@ Result<TableDescription> BackupService::RestoreToTime(std::shared_ptr<const tabl
   // Read from a snapshot of the request's instant: a later drop of the source or of its history
   // does not change what the restore loads.
   auto snapshot = db_.engine().GetSnapshot();
-  return StartRestore(std::move(plan), std::move(record),
-                      [this, source, pitr, at_ms, snapshot](const std::function<Status(std::string_view)>& fn) {
-                        return pitr_->ForEachItemAt(*source->description, pitr, at_ms, fn, snapshot);
-                      },
-                      nullptr);
+  return StartRestore(
+      std::move(plan), std::move(record),
+      [this, source, pitr, at_ms, snapshot](const std::function<Status(std::string_view)>& fn) {
+        return pitr_->ForEachItemAt(*source->description, pitr, at_ms, fn, snapshot);
+      },
+      nullptr);
 }
 
 }  // namespace monotable::backup

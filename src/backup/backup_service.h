@@ -112,7 +112,7 @@ class BackupService {
   std::shared_ptr<PitrLog> pitr_;
   mutable std::mutex restores_mu_;
   std::map<std::string, RestoreRecord, std::less<>> restores_;  // by table id
-  std::set<std::string> importing_;  // under restores_mu_: table ids
+  std::set<std::string> importing_;                             // under restores_mu_: table ids
   std::string export_dir_;
   mutable std::mutex transfers_mu_;
   std::map<std::string, ExportRecord, std::less<>> exports_;  // by ARN

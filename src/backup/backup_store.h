@@ -41,8 +41,8 @@ class BackupStore {
     uint32_t table_prefix = 0;
   };
   // `type` USER or SYSTEM (with its expiry).
-  Result<Pending> Begin(const table::TableHandle& table, std::string name, int64_t now_ms,
-                        std::string type = "USER", int64_t expiry_ms = 0);
+  Result<Pending> Begin(const table::TableHandle& table, std::string name, int64_t now_ms, std::string type = "USER",
+                        int64_t expiry_ms = 0);
   // Copies the snapshot into the backup and marks it AVAILABLE (or removes it on failure).
   Status Copy(const Pending& pending);
 

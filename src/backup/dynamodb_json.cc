@@ -17,11 +17,21 @@ void WriteValue(Writer& w, const AttributeValue& v) {
   std::string_view type = AttrTypeName(v.type());
   Str(w, type);
   switch (v.type()) {
-    case AttrType::kS: Str(w, v.s()); break;
-    case AttrType::kN: Str(w, v.n().ToString()); break;
-    case AttrType::kB: Str(w, Base64Encode(v.bytes())); break;
-    case AttrType::kBool: w.Bool(v.boolean()); break;
-    case AttrType::kNull: w.Bool(true); break;
+    case AttrType::kS:
+      Str(w, v.s());
+      break;
+    case AttrType::kN:
+      Str(w, v.n().ToString());
+      break;
+    case AttrType::kB:
+      Str(w, Base64Encode(v.bytes()));
+      break;
+    case AttrType::kBool:
+      w.Bool(v.boolean());
+      break;
+    case AttrType::kNull:
+      w.Bool(true);
+      break;
     case AttrType::kL:
       w.StartArray();
       for (const auto& e : v.l()) WriteValue(w, e);
@@ -59,7 +69,8 @@ Status Bad(const std::string& m) { return Status::Validation(m); }
 Result<AttributeValue> ReadValue(const rapidjson::Value& json, int depth) {
   if (depth > 32) return Bad("Nesting Levels have exceeded supported limits");
   if (!json.IsObject() || json.MemberCount() != 1) {
-    return Bad("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+    return Bad(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
   }
   const auto& m = *json.MemberBegin();
   std::string_view type(m.name.GetString(), m.name.GetStringLength());
@@ -83,7 +94,8 @@ Result<AttributeValue> ReadValue(const rapidjson::Value& json, int depth) {
     return AttributeValue::Bool(v.GetBool());
   }
   if (type == "NULL") {
-    if (!v.IsBool() || !v.GetBool()) return Bad("One or more parameter values were invalid: Null attribute value types must have the value of true");
+    if (!v.IsBool() || !v.GetBool())
+      return Bad("One or more parameter values were invalid: Null attribute value types must have the value of true");
     return AttributeValue::Null();
   }
   if (type == "L") {

@@ -7,10 +7,10 @@
 // accepts, base64 binaries, non-empty sets, depth <= 32) is refused with a message.
 #pragma once
 
+#include <rapidjson/document.h>
+
 #include <string>
 #include <string_view>
-
-#include <rapidjson/document.h>
 
 #include "model/attribute_value.h"
 

@@ -1,17 +1,17 @@
 #include "backup/export_import.h"
 
-#include <filesystem>
-#include <cstdio>
-#include <fstream>
-#include <memory>
-#include <random>
-
 #include <openssl/evp.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 #include <zlib.h>
 #include <zstd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
 
 #include "backup/dynamodb_json.h"
 #include "backup/ion_text.h"
@@ -52,7 +52,7 @@ std::string Iso8601(int64_t ms) {
   time_t seconds = ms / 1000;
   struct tm tm {};
   gmtime_r(&seconds, &tm);
-  char buffer[40];
+  char buffer[96];
   std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
   return buffer;
@@ -197,8 +197,7 @@ class ObjectReader {
   bool pending_ = false;  // a zstd frame not yet complete
 };
 
-Status ForEachLine(const fs::path& path, bool zstd,
-                   const std::function<Status(std::string_view, size_t, size_t)>& fn) {
+Status ForEachLine(const fs::path& path, bool zstd, const std::function<Status(std::string_view, size_t, size_t)>& fn) {
   auto reader = std::make_unique<ObjectReader>(path, zstd);
   if (!reader->ok()) return Status::Io("cannot open " + path.string());
   std::string line;
@@ -442,10 +441,16 @@ Status WriteExport(const std::string& root, ExportRecord& record, const LineSour
   Str(w, "exportTime", Iso8601(record.export_ms));
   Str(w, "s3Bucket", record.bucket);
   w.Key("s3Prefix");
-  if (record.prefix.empty()) w.Null(); else w.String(record.prefix.c_str());
+  if (record.prefix.empty())
+    w.Null();
+  else
+    w.String(record.prefix.c_str());
   Str(w, "s3SseAlgorithm", record.sse_algorithm.empty() ? "AES256" : record.sse_algorithm);
   w.Key("s3SseKmsKeyId");
-  if (record.sse_kms_key.empty()) w.Null(); else w.String(record.sse_kms_key.c_str());
+  if (record.sse_kms_key.empty())
+    w.Null();
+  else
+    w.String(record.sse_kms_key.c_str());
   Str(w, "manifestFilesS3Key", files_key);
   Int(w, "billedSizeBytes", record.billed_bytes);
   Int(w, "itemCount", record.item_count);
@@ -488,56 +493,60 @@ Status ReadImport(const std::string& root, ImportRecord& record, const TableDesc
     std::vector<std::string> headers = record.csv_headers;
     bool header_pending = csv && headers.empty();
     bool zstd = record.compression == "ZSTD";
-    MT_RETURN_IF_ERROR(ForEachLine(bucket / key, zstd, [&](std::string_view line, size_t number, size_t bytes) -> Status {
-      record.processed_bytes += static_cast<int64_t>(bytes);
-      if (line.empty()) return Status::Ok();
-      std::string where = key + ":" + std::to_string(number);
-      if (header_pending) {
-        header_pending = false;
-        if (!SplitCsv(line, delimiter, headers)) bad_line(where, "unterminated quoted header");
-        return Status::Ok();
-      }
-      record.processed_items++;
-      Result<Item> parsed = Status::Validation("");
-      if (csv) {
-        if (!SplitCsv(line, delimiter, cells)) {
-          parsed = Status::Validation("unterminated quoted value");
-        } else if (cells.size() > headers.size()) {
-          parsed = Status::Validation("more values than headers");
-        } else {
-          Item built;
-          Status st;
-          for (size_t i = 0; i < cells.size() && st.ok(); ++i) {
-            if (cells[i].empty()) continue;
-            auto type = table.AttributeType(headers[i]);
-            bool key_attribute = false;
-            for (const auto& k : table.key_schema) key_attribute |= k.name == headers[i];
-            auto value = TypedCell(cells[i], key_attribute && type ? *type : AttrType::kS);
-            if (!value.ok()) st = value.status();
-            else built[headers[i]] = std::move(*value);
+    MT_RETURN_IF_ERROR(
+        ForEachLine(bucket / key, zstd, [&](std::string_view line, size_t number, size_t bytes) -> Status {
+          record.processed_bytes += static_cast<int64_t>(bytes);
+          if (line.empty()) return Status::Ok();
+          std::string where = key + ":" + std::to_string(number);
+          if (header_pending) {
+            header_pending = false;
+            if (!SplitCsv(line, delimiter, headers)) bad_line(where, "unterminated quoted header");
+            return Status::Ok();
           }
-          parsed = st.ok() ? Result<Item>(std::move(built)) : Result<Item>(st);
-        }
-      } else if (record.input_format == "ION") {
-        parsed = IonItemFromLine(line);
-        if (!parsed.ok() && parsed.status().code() == ErrorCode::kResourceNotFound) {
-          record.processed_items--;  // only the version marker
+          record.processed_items++;
+          Result<Item> parsed = Status::Validation("");
+          if (csv) {
+            if (!SplitCsv(line, delimiter, cells)) {
+              parsed = Status::Validation("unterminated quoted value");
+            } else if (cells.size() > headers.size()) {
+              parsed = Status::Validation("more values than headers");
+            } else {
+              Item built;
+              Status st;
+              for (size_t i = 0; i < cells.size() && st.ok(); ++i) {
+                if (cells[i].empty()) continue;
+                auto type = table.AttributeType(headers[i]);
+                bool key_attribute = false;
+                for (const auto& k : table.key_schema) key_attribute |= k.name == headers[i];
+                auto value = TypedCell(cells[i], key_attribute && type ? *type : AttrType::kS);
+                if (!value.ok())
+                  st = value.status();
+                else
+                  built[headers[i]] = std::move(*value);
+              }
+              parsed = st.ok() ? Result<Item>(std::move(built)) : Result<Item>(st);
+            }
+          } else if (record.input_format == "ION") {
+            parsed = IonItemFromLine(line);
+            if (!parsed.ok() && parsed.status().code() == ErrorCode::kResourceNotFound) {
+              record.processed_items--;  // only the version marker
+              return Status::Ok();
+            }
+          } else {
+            parsed = ItemFromLine(line);
+          }
+          Status valid = parsed.ok() ? table::ValidateItemKeys(table, *parsed) : parsed.status();
+          if (valid.ok() && ItemSize(*parsed) > 409600)
+            valid = Status::Validation("Item size has exceeded the maximum allowed size");
+          if (!valid.ok()) {
+            record.error_count++;
+            bad_line(where, valid.message());
+            return Status::Ok();
+          }
+          MT_RETURN_IF_ERROR(item(*parsed));
+          record.imported_items++;
           return Status::Ok();
-        }
-      } else {
-        parsed = ItemFromLine(line);
-      }
-      Status valid = parsed.ok() ? table::ValidateItemKeys(table, *parsed) : parsed.status();
-      if (valid.ok() && ItemSize(*parsed) > 409600) valid = Status::Validation("Item size has exceeded the maximum allowed size");
-      if (!valid.ok()) {
-        record.error_count++;
-        bad_line(where, valid.message());
-        return Status::Ok();
-      }
-      MT_RETURN_IF_ERROR(item(*parsed));
-      record.imported_items++;
-      return Status::Ok();
-    }));
+        }));
   }
   return Status::Ok();
 }

@@ -19,11 +19,10 @@
 //   at most kItemsPerDataFile items per data file, and fills in the record's counts and manifest
 //   key; a failure leaves the record's FailureCode/FailureMessage and no manifest.
 // - ReadImport() reads every object (regular file or named pipe) whose key starts with the
-//   import's S3KeyPrefix (S3's prefix rule, in key order), gunzipped when the compression is GZIP, as DYNAMODB_JSON lines or CSV
-//   (a header line unless HeaderList is given; the delimiter of CsvOptions; key attributes typed
-//   by the definitions, every other value a String, empty cells left out). A line that does not
-//   make a valid item (bad JSON, missing or mistyped key, over 400 KB) is counted and reported to
-//   `bad_line`; every good item goes to `item`.
+//   import's S3KeyPrefix (S3's prefix rule, in key order), gunzipped when the compression is GZIP, as DYNAMODB_JSON
+//   lines or CSV (a header line unless HeaderList is given; the delimiter of CsvOptions; key attributes typed by the
+//   definitions, every other value a String, empty cells left out). A line that does not make a valid item (bad JSON,
+//   missing or mistyped key, over 400 KB) is counted and reported to `bad_line`; every good item goes to `item`.
 // - Paths never leave the export directory: a bucket or prefix with a ".." segment is refused.
 #pragma once
 
@@ -57,7 +56,7 @@ struct ImportRecord {
   std::string status = "IN_PROGRESS";  // IN_PROGRESS | COMPLETED | FAILED
   int64_t start_ms = 0, end_ms = 0;
   std::string bucket, bucket_owner, key_prefix;
-  std::string input_format;        // DYNAMODB_JSON | CSV | ION (ion_text.h)
+  std::string input_format;          // DYNAMODB_JSON | CSV | ION (ion_text.h)
   std::string compression = "NONE";  // GZIP | ZSTD | NONE
   std::string csv_delimiter = ",";
   std::vector<std::string> csv_headers;

@@ -20,10 +20,18 @@ void Escaped(std::string& out, std::string_view s, char quote) {
   out.push_back(quote);
   for (unsigned char c : s) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c == static_cast<unsigned char>(quote)) {
           out.push_back('\\');
@@ -41,8 +49,10 @@ void Escaped(std::string& out, std::string_view s, char quote) {
 }
 
 void Symbol(std::string& out, std::string_view s) {
-  if (PlainSymbol(s)) out += s;
-  else Escaped(out, s, '\'');
+  if (PlainSymbol(s))
+    out += s;
+  else
+    Escaped(out, s, '\'');
 }
 
 std::string Decimal(const Number& n) {
@@ -53,11 +63,21 @@ std::string Decimal(const Number& n) {
 
 void Write(std::string& out, const AttributeValue& v) {
   switch (v.type()) {
-    case AttrType::kS: Escaped(out, v.s(), '"'); break;
-    case AttrType::kN: out += Decimal(v.n()); break;
-    case AttrType::kB: out += "{{" + Base64Encode(v.bytes()) + "}}"; break;
-    case AttrType::kBool: out += v.boolean() ? "true" : "false"; break;
-    case AttrType::kNull: out += "null"; break;
+    case AttrType::kS:
+      Escaped(out, v.s(), '"');
+      break;
+    case AttrType::kN:
+      out += Decimal(v.n());
+      break;
+    case AttrType::kB:
+      out += "{{" + Base64Encode(v.bytes()) + "}}";
+      break;
+    case AttrType::kBool:
+      out += v.boolean() ? "true" : "false";
+      break;
+    case AttrType::kNull:
+      out += "null";
+      break;
     case AttrType::kL:
       out.push_back('[');
       for (size_t i = 0; i < v.l().size(); ++i) {
@@ -85,8 +105,10 @@ void Write(std::string& out, const AttributeValue& v) {
       const auto& members = v.string_set();
       for (size_t i = 0; i < members.size(); ++i) {
         if (i) out.push_back(',');
-        if (v.type() == AttrType::kSS) Escaped(out, members[i], '"');
-        else out += "{{" + Base64Encode(members[i]) + "}}";
+        if (v.type() == AttrType::kSS)
+          Escaped(out, members[i], '"');
+        else
+          out += "{{" + Base64Encode(members[i]) + "}}";
       }
       out.push_back(']');
       break;
@@ -155,31 +177,51 @@ class Reader {
       if (AtEnd()) return Bad("unterminated escape");
       char e = s_[i_++];
       switch (e) {
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
-        case '0': out.push_back('\0'); break;
-        case '\\': case '"': case '\'': case '/': out.push_back(e); break;
-        case 'x': case 'u': case 'U': {
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case '0':
+          out.push_back('\0');
+          break;
+        case '\\':
+        case '"':
+        case '\'':
+        case '/':
+          out.push_back(e);
+          break;
+        case 'x':
+        case 'u':
+        case 'U': {
           size_t n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
           if (i_ + n > s_.size()) return Bad("short escape");
           uint32_t cp = 0;
           for (size_t k = 0; k < n; ++k) {
             char h = s_[i_++];
             if (!std::isxdigit(static_cast<unsigned char>(h))) return Bad("bad escape");
-            cp = cp * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0'
-                                                                                              : (std::tolower(h) - 'a' + 10));
+            cp = cp * 16 + static_cast<uint32_t>(
+                               std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
           }
           if (cp > 0x10FFFF) return Bad("bad code point");
-          if (cp < 0x80) out.push_back(static_cast<char>(cp));
-          else if (cp < 0x800) out += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
-          else if (cp < 0x10000) out += {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
-                                         static_cast<char>(0x80 | (cp & 0x3F))};
-          else out += {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
-                       static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+          if (cp < 0x80)
+            out.push_back(static_cast<char>(cp));
+          else if (cp < 0x800)
+            out += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+          else if (cp < 0x10000)
+            out += {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
+                    static_cast<char>(0x80 | (cp & 0x3F))};
+          else
+            out += {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
+                    static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
           break;
         }
-        default: return Bad("unknown escape");
+        default:
+          return Bad("unknown escape");
       }
     }
   }
@@ -242,12 +284,15 @@ class Reader {
       for (auto& e : list.l()) {
         AttrType want = ss ? AttrType::kS : ns ? AttrType::kN : AttrType::kB;
         if (e.type() != want) return Bad("a set member of the wrong type");
-        if (ns) numbers.push_back(e.n());
-        else strings.push_back(e.s());
+        if (ns)
+          numbers.push_back(e.n());
+        else
+          strings.push_back(e.s());
       }
       if (list.l().empty()) return Bad("an empty set");
-      AttributeValue set = ss ? AttributeValue::SS(std::move(strings))
-                         : bs ? AttributeValue::BS(std::move(strings)) : AttributeValue::NS(std::move(numbers));
+      AttributeValue set = ss   ? AttributeValue::SS(std::move(strings))
+                           : bs ? AttributeValue::BS(std::move(strings))
+                                : AttributeValue::NS(std::move(numbers));
       size_t n = ns ? set.number_set().size() : set.string_set().size();
       for (size_t i = 1; i < n; ++i) {
         if (ns ? set.number_set()[i] == set.number_set()[i - 1] : set.string_set()[i] == set.string_set()[i - 1]) {

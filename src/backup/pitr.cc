@@ -71,7 +71,7 @@ int64_t PitrLog::NextTime() {
 }
 
 std::function<void(engine::WriteBatch&)> PitrLog::Capture(const TableDescription& table, const Item* old_item,
-                                                         const Item* new_item) {
+                                                          const Item* new_item) {
   if (enabled_count_.load(std::memory_order_acquire) == 0) return {};
   auto map = published_.load(std::memory_order_acquire);
   auto found = map->find(table.key_prefix);
@@ -101,7 +101,8 @@ std::optional<PitrRecord> PitrLog::Find(const TableDescription& table) const {
 
 Result<PitrRecord> PitrLog::Enable(const TableDescription& table, int64_t recovery_days) {
   std::lock_guard lock(mu_);
-  if (auto found = records_.find(table.key_prefix); found != records_.end() && found->second.table_id == table.table_id) {
+  if (auto found = records_.find(table.key_prefix);
+      found != records_.end() && found->second.table_id == table.table_id) {
     if (found->second.recovery_days == recovery_days) return found->second;
     PitrRecord r = found->second;
     r.recovery_days = recovery_days;
@@ -162,8 +163,8 @@ Status PitrLog::ForEachItemAt(const TableDescription& table, const PitrRecord& r
       std::string key(v.substr(4, n));
       if (before.count(key)) continue;
       bool existed = v[4 + n] != 0;
-      before.emplace(std::move(key), existed ? std::optional<std::string>(std::string(v.substr(5 + n)))
-                                             : std::optional<std::string>());
+      before.emplace(std::move(key),
+                     existed ? std::optional<std::string>(std::string(v.substr(5 + n))) : std::optional<std::string>());
     }
     MT_RETURN_IF_ERROR(it->status());
   }

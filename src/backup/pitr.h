@@ -42,7 +42,7 @@ class PitrLog : public table::ChangeHook {
   Status Load();
 
   std::function<void(engine::WriteBatch&)> Capture(const TableDescription& table, const Item* old_item,
-                                                  const Item* new_item) override;
+                                                   const Item* new_item) override;
 
   // The table's PITR record while it is enabled (the same table: prefix and id).
   std::optional<PitrRecord> Find(const TableDescription& table) const;
@@ -72,7 +72,7 @@ class PitrLog : public table::ChangeHook {
 
  private:
   using Map = std::map<uint32_t, PitrRecord>;  // by table prefix
-  void Publish(Map map);  // under mu_
+  void Publish(Map map);                       // under mu_
   int64_t NextTime();
   Status DropHistory(const PitrRecord& r);
 

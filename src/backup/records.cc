@@ -1,10 +1,10 @@
 #include "backup/records.h"
 
-#include <random>
-
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include <random>
 
 #include "table/keys.h"
 
@@ -48,9 +48,12 @@ int64_t GetInt(const rapidjson::Value& v, const char* key, int64_t fallback = 0)
 
 std::string_view BackupStatusName(BackupStatus status) {
   switch (status) {
-    case BackupStatus::kCreating: return "CREATING";
-    case BackupStatus::kAvailable: return "AVAILABLE";
-    case BackupStatus::kDeleted: return "DELETED";
+    case BackupStatus::kCreating:
+      return "CREATING";
+    case BackupStatus::kAvailable:
+      return "AVAILABLE";
+    case BackupStatus::kDeleted:
+      return "DELETED";
   }
   return "AVAILABLE";
 }

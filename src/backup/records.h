@@ -24,7 +24,7 @@ enum class BackupStatus { kCreating, kAvailable, kDeleted };
 std::string_view BackupStatusName(BackupStatus status);
 
 struct BackupRecord {
-  std::string id;          // "<14-digit creation ms>-<8 hex>", as AWS's backup ids look
+  std::string id;  // "<14-digit creation ms>-<8 hex>", as AWS's backup ids look
   std::string name;
   BackupStatus status = BackupStatus::kCreating;
   int64_t created_ms = 0;  // the instant the backup is consistent at (its request time)
@@ -33,7 +33,7 @@ struct BackupRecord {
   uint32_t data_prefix = 0;
   std::string table_name;
   std::string table_id;
-  std::string description;  // the source table's description (table/description_codec.h)
+  std::string description;    // the source table's description (table/description_codec.h)
   std::string type = "USER";  // USER, or SYSTEM: made when a table with PITR is deleted
   int64_t expiry_ms = 0;      // SYSTEM backups expire (are deleted) 35 days after creation
 };
@@ -47,7 +47,7 @@ struct PitrRecord {
 };
 
 struct RestoreRecord {
-  std::string table_id;  // the restored table
+  std::string table_id;           // the restored table
   std::string source_backup_arn;  // restored from a backup, or
   std::string source_table_arn;   // to a point in time of a table
   int64_t restore_ms = 0;         // RestoreDateTime: the time the data is as of

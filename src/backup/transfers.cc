@@ -44,8 +44,8 @@ Status ChangeLines(PitrLog& pitr_log, const TableDescription& table, const PitrR
         auto image = [&](const Item& item) { return ion ? IonValue(item) : ItemJson(item); };
         std::string micros = std::to_string(change.write_ms * 1000);
         std::string line = ion ? "{Metadata:{WriteTime:" + micros + "},Keys:" + image(table::ExtractKey(table, any))
-                               : "{\"Metadata\":{\"WriteTime\":{\"N\":\"" + micros + "\"}},\"Keys\":" +
-                                     image(table::ExtractKey(table, any));
+                               : "{\"Metadata\":{\"WriteTime\":{\"N\":\"" + micros +
+                                     "\"}},\"Keys\":" + image(table::ExtractKey(table, any));
         if (after) line += (ion ? ",NewImage:" : ",\"NewImage\":") + image(*after);
         if (before && old_images) line += (ion ? ",OldImage:" : ",\"OldImage\":") + image(*before);
         line += "}";

@@ -1,5 +1,9 @@
 #include "cli/backup_command.h"
 
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -8,10 +12,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "api/service.h"
 #include "backup/backup_service.h"
@@ -63,18 +63,31 @@ bool Parse(int argc, char** argv, Options& o, std::string& error) {
       out = argv[++i];
       return true;
     };
-    if (a == "--endpoint") { if (!value(o.endpoint)) return false; }
-    else if (a == "--data") { if (!value(o.data)) return false; }
-    else if (a == "--export-dir") { if (!value(o.export_dir)) return false; }
-    else if (a == "--bucket") { if (!value(o.bucket)) return false; }
-    else if (a == "--prefix") { if (!value(o.prefix)) return false; }
-    else if (a == "--format") { if (!value(o.format)) return false; }
-    else if (a == "--key") { if (!value(o.key)) return false; }
-    else if (a == "--time") { if (!value(o.time)) return false; }
-    else if (a == "--wait") o.wait = true;
-    else if (a == "--gzip") o.gzip = true;
-    else if (a.rfind("--", 0) == 0) { error = "unknown option " + a; return false; }
-    else o.args.push_back(a);
+    if (a == "--endpoint") {
+      if (!value(o.endpoint)) return false;
+    } else if (a == "--data") {
+      if (!value(o.data)) return false;
+    } else if (a == "--export-dir") {
+      if (!value(o.export_dir)) return false;
+    } else if (a == "--bucket") {
+      if (!value(o.bucket)) return false;
+    } else if (a == "--prefix") {
+      if (!value(o.prefix)) return false;
+    } else if (a == "--format") {
+      if (!value(o.format)) return false;
+    } else if (a == "--key") {
+      if (!value(o.key)) return false;
+    } else if (a == "--time") {
+      if (!value(o.time)) return false;
+    } else if (a == "--wait")
+      o.wait = true;
+    else if (a == "--gzip")
+      o.gzip = true;
+    else if (a.rfind("--", 0) == 0) {
+      error = "unknown option " + a;
+      return false;
+    } else
+      o.args.push_back(a);
   }
   return true;
 }
@@ -162,8 +175,8 @@ void Progress(const std::string& what, int64_t done, int64_t total, const std::s
     int width = 30;
     int filled = static_cast<int>(std::min<int64_t>(width, done * width / total));
     std::fprintf(stderr, "\r%s [%s%s] %lld/%lld items  %s   ", what.c_str(), std::string(filled, '#').c_str(),
-                 std::string(width - filled, ' ').c_str(), static_cast<long long>(done),
-                 static_cast<long long>(total), status.c_str());
+                 std::string(width - filled, ' ').c_str(), static_cast<long long>(done), static_cast<long long>(total),
+                 status.c_str());
   } else {
     std::fprintf(stderr, "\r%s %lld items  %s   ", what.c_str(), static_cast<long long>(done), status.c_str());
   }
@@ -191,7 +204,8 @@ Status WaitTable(Target& t, const std::string& name, int64_t total) {
   });
 }
 
-int Finish(Target& t, Result<rapidjson::Document> answer, const std::function<Status(const rapidjson::Document&)>& wait) {
+int Finish(Target& t, Result<rapidjson::Document> answer,
+           const std::function<Status(const rapidjson::Document&)>& wait) {
   if (!answer.ok()) {
     std::fprintf(stderr, "monotable: %s\n", answer.status().message().c_str());
     return 1;
@@ -233,23 +247,27 @@ int RunBackupCommand(int argc, char** argv) {
   auto arg = [&](size_t i) { return i < o.args.size() ? o.args[i] : std::string(); };
   if (cmd == "create" && o.args.size() == 3) {
     auto answer = t.call("CreateBackup", "{\"TableName\":" + Quote(arg(1)) + ",\"BackupName\":" + Quote(arg(2)) + "}");
-    return Finish(t, std::move(answer), !o.wait ? nullptr : std::function<Status(const rapidjson::Document&)>(
-        [&](const rapidjson::Document& d) {
+    return Finish(
+        t, std::move(answer),
+        !o.wait ? nullptr : std::function<Status(const rapidjson::Document&)>([&](const rapidjson::Document& d) {
           std::string arn = Str(d, {"BackupDetails", "BackupArn"});
           return WaitFor([&]() -> Result<bool> {
             MT_ASSIGN_OR_RETURN(auto b, t.call("DescribeBackup", "{\"BackupArn\":" + Quote(arn) + "}"));
             std::string status = Str(b, {"BackupDescription", "BackupDetails", "BackupStatus"});
-            Progress("backing up " + arg(1), Int(b, {"BackupDescription", "SourceTableDetails", "ItemCount"}), 0, status);
+            Progress("backing up " + arg(1), Int(b, {"BackupDescription", "SourceTableDetails", "ItemCount"}), 0,
+                     status);
             return status == "AVAILABLE";
           });
         }));
   }
   if (cmd == "list" && o.args.size() <= 2) {
-    return Finish(t, t.call("ListBackups", o.args.size() == 2 ? "{\"TableName\":" + Quote(arg(1)) + "}" : "{}"), nullptr);
+    return Finish(t, t.call("ListBackups", o.args.size() == 2 ? "{\"TableName\":" + Quote(arg(1)) + "}" : "{}"),
+                  nullptr);
   }
   if ((cmd == "describe" || cmd == "delete") && o.args.size() == 2) {
-    return Finish(t, t.call(cmd == "describe" ? "DescribeBackup" : "DeleteBackup", "{\"BackupArn\":" + Quote(arg(1)) + "}"),
-                  nullptr);
+    return Finish(
+        t, t.call(cmd == "describe" ? "DescribeBackup" : "DeleteBackup", "{\"BackupArn\":" + Quote(arg(1)) + "}"),
+        nullptr);
   }
   if (cmd == "restore" && o.args.size() == 3) {
     int64_t total = 0;
@@ -258,27 +276,34 @@ int RunBackupCommand(int argc, char** argv) {
     }
     auto answer = t.call("RestoreTableFromBackup",
                          "{\"BackupArn\":" + Quote(arg(1)) + ",\"TargetTableName\":" + Quote(arg(2)) + "}");
-    return Finish(t, std::move(answer), !o.wait ? nullptr : std::function<Status(const rapidjson::Document&)>(
-        [&](const rapidjson::Document&) { return WaitTable(t, arg(2), total); }));
+    return Finish(
+        t, std::move(answer),
+        !o.wait ? nullptr : std::function<Status(const rapidjson::Document&)>([&](const rapidjson::Document&) {
+          return WaitTable(t, arg(2), total);
+        }));
   }
   if (cmd == "pitr" && o.args.size() == 3) {
     if (arg(2) == "status") {
       return Finish(t, t.call("DescribeContinuousBackups", "{\"TableName\":" + Quote(arg(1)) + "}"), nullptr);
     }
     if (arg(2) != "on" && arg(2) != "off") return Usage("pitr takes on, off or status");
-    return Finish(t, t.call("UpdateContinuousBackups",
-                            "{\"TableName\":" + Quote(arg(1)) +
-                                ",\"PointInTimeRecoverySpecification\":{\"PointInTimeRecoveryEnabled\":" +
-                                (arg(2) == "on" ? "true" : "false") + "}}"),
-                  nullptr);
+    return Finish(
+        t,
+        t.call("UpdateContinuousBackups", "{\"TableName\":" + Quote(arg(1)) +
+                                              ",\"PointInTimeRecoverySpecification\":{\"PointInTimeRecoveryEnabled\":" +
+                                              (arg(2) == "on" ? "true" : "false") + "}}"),
+        nullptr);
   }
   if (cmd == "restore-pitr" && o.args.size() == 3) {
     std::string when = o.time.empty() ? ",\"UseLatestRestorableTime\":true" : TimeMember("RestoreDateTime", o.time);
     if (when.empty()) return Usage("--time needs epoch seconds");
     auto answer = t.call("RestoreTableToPointInTime", "{\"SourceTableName\":" + Quote(arg(1)) +
                                                           ",\"TargetTableName\":" + Quote(arg(2)) + when + "}");
-    return Finish(t, std::move(answer), !o.wait ? nullptr : std::function<Status(const rapidjson::Document&)>(
-        [&](const rapidjson::Document&) { return WaitTable(t, arg(2), 0); }));
+    return Finish(
+        t, std::move(answer),
+        !o.wait ? nullptr : std::function<Status(const rapidjson::Document&)>([&](const rapidjson::Document&) {
+          return WaitTable(t, arg(2), 0);
+        }));
   }
   return Usage(("bad backup command " + cmd).c_str());
 }
@@ -296,7 +321,8 @@ int RunExportCommand(int argc, char** argv) {
   Target& t = **connected;
   auto described = t.call("DescribeTable", "{\"TableName\":" + Quote(o.args[0]) + "}");
   if (!described.ok()) return Finish(t, std::move(described), nullptr);
-  std::string body = "{\"TableArn\":" + Quote(Str(*described, {"Table", "TableArn"})) + ",\"S3Bucket\":" + Quote(o.bucket);
+  std::string body =
+      "{\"TableArn\":" + Quote(Str(*described, {"Table", "TableArn"})) + ",\"S3Bucket\":" + Quote(o.bucket);
   if (!o.prefix.empty()) body += ",\"S3Prefix\":" + Quote(o.prefix);
   if (!o.time.empty()) {
     std::string when = TimeMember("ExportTime", o.time);
@@ -304,25 +330,28 @@ int RunExportCommand(int argc, char** argv) {
     body += when;
   }
   body += "}";
-  return Finish(t, t.call("ExportTableToPointInTime", body), !o.wait ? nullptr
-      : std::function<Status(const rapidjson::Document&)>([&](const rapidjson::Document& d) -> Status {
-          std::string arn = Str(d, {"ExportDescription", "ExportArn"});
-          std::string status;
-          MT_RETURN_IF_ERROR(WaitFor([&]() -> Result<bool> {
-            MT_ASSIGN_OR_RETURN(auto e, t.call("DescribeExport", "{\"ExportArn\":" + Quote(arn) + "}"));
-            status = Str(e, {"ExportDescription", "ExportStatus"});
-            Progress("exporting " + o.args[0], Int(e, {"ExportDescription", "ItemCount"}), 0, status);
-            return status != "IN_PROGRESS";
-          }));
-          return status == "COMPLETED" ? Status::Ok() : Status::Io("the export " + status);
-        }));
+  return Finish(t, t.call("ExportTableToPointInTime", body),
+                !o.wait
+                    ? nullptr
+                    : std::function<Status(const rapidjson::Document&)>([&](const rapidjson::Document& d) -> Status {
+                        std::string arn = Str(d, {"ExportDescription", "ExportArn"});
+                        std::string status;
+                        MT_RETURN_IF_ERROR(WaitFor([&]() -> Result<bool> {
+                          MT_ASSIGN_OR_RETURN(auto e, t.call("DescribeExport", "{\"ExportArn\":" + Quote(arn) + "}"));
+                          status = Str(e, {"ExportDescription", "ExportStatus"});
+                          Progress("exporting " + o.args[0], Int(e, {"ExportDescription", "ItemCount"}), 0, status);
+                          return status != "IN_PROGRESS";
+                        }));
+                        return status == "COMPLETED" ? Status::Ok() : Status::Io("the export " + status);
+                      }));
 }
 
 int RunImportCommand(int argc, char** argv) {
   Options o;
   std::string error;
   if (!Parse(argc, argv, o, error)) return Usage(error.c_str());
-  if (o.args.size() != 1 || o.bucket.empty() || o.key.empty()) return Usage("import takes TARGET, --bucket B and --key");
+  if (o.args.size() != 1 || o.bucket.empty() || o.key.empty())
+    return Usage("import takes TARGET, --bucket B and --key");
   // --key pk:S[,sk:N]
   std::string schema = "[", definitions = "[";
   size_t start = 0;
@@ -336,8 +365,10 @@ int RunImportCommand(int argc, char** argv) {
       return Usage("--key takes NAME:TYPE[,NAME:TYPE] (types S, N, B)");
     }
     std::string name = part.substr(0, colon);
-    schema += std::string(n ? "," : "") + "{\"AttributeName\":" + Quote(name) + ",\"KeyType\":\"" + (n ? "RANGE" : "HASH") + "\"}";
-    definitions += std::string(n ? "," : "") + "{\"AttributeName\":" + Quote(name) + ",\"AttributeType\":\"" + type + "\"}";
+    schema += std::string(n ? "," : "") + "{\"AttributeName\":" + Quote(name) + ",\"KeyType\":\"" +
+              (n ? "RANGE" : "HASH") + "\"}";
+    definitions +=
+        std::string(n ? "," : "") + "{\"AttributeName\":" + Quote(name) + ",\"AttributeType\":\"" + type + "\"}";
     ++n;
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -351,26 +382,31 @@ int RunImportCommand(int argc, char** argv) {
   }
   Target& t = **connected;
   std::string body = "{\"S3BucketSource\":{\"S3Bucket\":" + Quote(o.bucket) +
-                     (o.prefix.empty() ? "" : ",\"S3KeyPrefix\":" + Quote(o.prefix)) + "},\"InputFormat\":" +
-                     Quote(o.format) + ",\"InputCompressionType\":\"" + (o.gzip ? "GZIP" : "NONE") +
-                     "\",\"TableCreationParameters\":{\"TableName\":" + Quote(o.args[0]) + ",\"KeySchema\":" + schema +
-                     ",\"AttributeDefinitions\":" + definitions + ",\"BillingMode\":\"PAY_PER_REQUEST\"}}";
-  return Finish(t, t.call("ImportTable", body), !o.wait ? nullptr
-      : std::function<Status(const rapidjson::Document&)>([&](const rapidjson::Document& d) -> Status {
-          std::string arn = Str(d, {"ImportTableDescription", "ImportArn"});
-          std::string status;
-          int64_t errors = 0;
-          MT_RETURN_IF_ERROR(WaitFor([&]() -> Result<bool> {
-            MT_ASSIGN_OR_RETURN(auto i, t.call("DescribeImport", "{\"ImportArn\":" + Quote(arn) + "}"));
-            status = Str(i, {"ImportTableDescription", "ImportStatus"});
-            errors = Int(i, {"ImportTableDescription", "ErrorCount"});
-            Progress("importing into " + o.args[0], Int(i, {"ImportTableDescription", "ImportedItemCount"}), 0, status);
-            return status != "IN_PROGRESS";
-          }));
-          if (errors > 0) std::fprintf(stderr, "%lld lines were not imported (see the server's log)\n",
+                     (o.prefix.empty() ? "" : ",\"S3KeyPrefix\":" + Quote(o.prefix)) +
+                     "},\"InputFormat\":" + Quote(o.format) + ",\"InputCompressionType\":\"" +
+                     (o.gzip ? "GZIP" : "NONE") + "\",\"TableCreationParameters\":{\"TableName\":" + Quote(o.args[0]) +
+                     ",\"KeySchema\":" + schema + ",\"AttributeDefinitions\":" + definitions +
+                     ",\"BillingMode\":\"PAY_PER_REQUEST\"}}";
+  return Finish(t, t.call("ImportTable", body),
+                !o.wait
+                    ? nullptr
+                    : std::function<Status(const rapidjson::Document&)>([&](const rapidjson::Document& d) -> Status {
+                        std::string arn = Str(d, {"ImportTableDescription", "ImportArn"});
+                        std::string status;
+                        int64_t errors = 0;
+                        MT_RETURN_IF_ERROR(WaitFor([&]() -> Result<bool> {
+                          MT_ASSIGN_OR_RETURN(auto i, t.call("DescribeImport", "{\"ImportArn\":" + Quote(arn) + "}"));
+                          status = Str(i, {"ImportTableDescription", "ImportStatus"});
+                          errors = Int(i, {"ImportTableDescription", "ErrorCount"});
+                          Progress("importing into " + o.args[0],
+                                   Int(i, {"ImportTableDescription", "ImportedItemCount"}), 0, status);
+                          return status != "IN_PROGRESS";
+                        }));
+                        if (errors > 0)
+                          std::fprintf(stderr, "%lld lines were not imported (see the server's log)\n",
                                        static_cast<long long>(errors));
-          return status == "COMPLETED" ? Status::Ok() : Status::Io("the import " + status);
-        }));
+                        return status == "COMPLETED" ? Status::Ok() : Status::Io("the import " + status);
+                      }));
 }
 
 }  // namespace monotable::cli

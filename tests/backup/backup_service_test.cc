@@ -1,11 +1,12 @@
 // BackupService on the memory engine with a fake clock: a backup is the table at its instant,
 // restores rebuild items and indexes, PITR gives the state at any millisecond of the window, and
 // the records codecs round-trip.
+#include "backup/backup_service.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 
-#include "backup/backup_service.h"
 #include "backup/records.h"
 #include "model/item_codec.h"
 #include "table/keys.h"
@@ -161,7 +162,7 @@ TEST_F(BackupServiceTest, PitrChangesInARange) {
   Delete("gone");  // in and out within the range: no change
   now_ms_ += 1000;
   int64_t to = now_ms_;
-  Put("u", "3");  // after the range
+  Put("u", "3");                                                    // after the range
   std::map<std::string, std::pair<std::string, std::string>> seen;  // pk -> (before v, after v)
   ASSERT_TRUE(service_->pitr()
                   .ForEachChange(*handle->description, *pitr, from, to,

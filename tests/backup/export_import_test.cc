@@ -1,12 +1,13 @@
 // DynamoDB JSON lines round-trip and refuse bad input; export files are written in AWS's layout
 // and read back by ReadImport; locations never leave the export directory.
+#include "backup/export_import.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "backup/dynamodb_json.h"
-#include "backup/export_import.h"
 #include "backup/ion_text.h"
 #include "model/item_codec.h"
 
@@ -16,12 +17,14 @@ namespace {
 AttributeValue Num(const std::string& text) { return AttributeValue::N(Number::Parse(text).value()); }
 
 Item Sample() {
-  return {{"pk", AttributeValue::S("a\"\n\\")},
-          {"n", Num("-12.50")},
-          {"b", AttributeValue::B(std::string("\x00\xff", 2))},
-          {"l", AttributeValue::L({AttributeValue::Null(), AttributeValue::Bool(true)})},
-          {"m", AttributeValue::M({{"ss", AttributeValue::SS({"y", "x"})}, {"ns", AttributeValue::NS({Number::Parse("2").value(), Number::Parse("1").value()})}})},
-          {"bs", AttributeValue::BS({"\x01", "\x02"})}};
+  return {
+      {"pk", AttributeValue::S("a\"\n\\")},
+      {"n", Num("-12.50")},
+      {"b", AttributeValue::B(std::string("\x00\xff", 2))},
+      {"l", AttributeValue::L({AttributeValue::Null(), AttributeValue::Bool(true)})},
+      {"m", AttributeValue::M({{"ss", AttributeValue::SS({"y", "x"})},
+                               {"ns", AttributeValue::NS({Number::Parse("2").value(), Number::Parse("1").value()})}})},
+      {"bs", AttributeValue::BS({"\x01", "\x02"})}};
 }
 
 TEST(DynamoJsonTest, RoundTrip) {
@@ -66,9 +69,9 @@ TEST(IonTextTest, RoundTripAndAwsSpellings) {
   EXPECT_EQ(aws->at("Raw").bytes(), std::string("\x00\x01", 2));
   EXPECT_EQ(aws->at("quoted field").type(), AttrType::kNull);
   EXPECT_EQ(IonItemFromLine("$ion_1_0").status().code(), ErrorCode::kResourceNotFound);
-  for (std::string_view bad : {"{", "{Item:1}", "{Other:{}}", "{Item:{a:}}", "{Item:{a:\"x}}", "{Item:{a:$dynamodb_SS::[]}}",
-                               "{Item:{a:$dynamodb_XX::[1]}}", "{Item:{a:{{!!}}}}", "{Item:{a:1}} extra", "{Item:{a:nan}}",
-                               "{Item:{a:$dynamodb_NS::[1,1.0]}}"}) {
+  for (std::string_view bad : {"{", "{Item:1}", "{Other:{}}", "{Item:{a:}}", "{Item:{a:\"x}}",
+                               "{Item:{a:$dynamodb_SS::[]}}", "{Item:{a:$dynamodb_XX::[1]}}", "{Item:{a:{{!!}}}}",
+                               "{Item:{a:1}} extra", "{Item:{a:nan}}", "{Item:{a:$dynamodb_NS::[1,1.0]}}"}) {
     EXPECT_FALSE(IonItemFromLine(bad).ok()) << bad;
   }
   std::string deep = "{Item:{a:";
@@ -120,17 +123,23 @@ TEST(ExportImportTest, WrittenExportReadsBack) {
   in.compression = "GZIP";
   std::vector<Item> read;
   int bad = 0;
-  ASSERT_TRUE(ReadImport(root.string(), in, table, [&](const Item& item) {
-                read.push_back(item);
-                return Status::Ok();
-              }, [&](const std::string&, const std::string&) { ++bad; }).ok());
+  ASSERT_TRUE(ReadImport(
+                  root.string(), in, table,
+                  [&](const Item& item) {
+                    read.push_back(item);
+                    return Status::Ok();
+                  },
+                  [&](const std::string&, const std::string&) { ++bad; })
+                  .ok());
   EXPECT_EQ(bad, 0);
   ASSERT_EQ(read.size(), items.size());
   EXPECT_EQ(in.imported_items, 5);
   // A bucket that does not exist.
   in.bucket = "nope";
-  EXPECT_FALSE(ReadImport(root.string(), in, table, [](const Item&) { return Status::Ok(); },
-                          [](const std::string&, const std::string&) {}).ok());
+  EXPECT_FALSE(ReadImport(
+                   root.string(), in, table, [](const Item&) { return Status::Ok(); },
+                   [](const std::string&, const std::string&) {})
+                   .ok());
   std::filesystem::remove_all(root);
 }
 

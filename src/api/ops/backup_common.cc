@@ -27,7 +27,9 @@ void WriteKeySchema(JsonWriter& w, const std::vector<KeyElement>& keys) {
 void WriteProjection(JsonWriter& w, const Projection& p) {
   w.StartObject();
   WriteString(w, "ProjectionType",
-              p.type == ProjectionType::kAll ? "ALL" : p.type == ProjectionType::kKeysOnly ? "KEYS_ONLY" : "INCLUDE");
+              p.type == ProjectionType::kAll        ? "ALL"
+              : p.type == ProjectionType::kKeysOnly ? "KEYS_ONLY"
+                                                    : "INCLUDE");
   if (p.type == ProjectionType::kInclude) {
     w.Key("NonKeyAttributes");
     w.StartArray();
@@ -58,9 +60,8 @@ std::string IndexShape(bool global) {
   std::string name = R"({"type": "String", "notNull": true, "regex": "[a-zA-Z0-9_.-]+",
       "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255})";
   std::string out = std::string(R"({"type": "List", "children": {"type": "ValueStruct<)") +
-                    (global ? "GlobalSecondaryIndex" : "LocalSecondaryIndex") +
-                    R"(>", "children": {"KeySchema": )" + keys + R"(, "Projection": )" + projection +
-                    R"(, "IndexName": )" + name;
+                    (global ? "GlobalSecondaryIndex" : "LocalSecondaryIndex") + R"(>", "children": {"KeySchema": )" +
+                    keys + R"(, "Projection": )" + projection + R"(, "IndexName": )" + name;
   if (global) out += R"(, "ProvisionedThroughput": )" + std::string(kThroughputShape);
   return out + "}}}";
 }
@@ -226,9 +227,12 @@ void WriteContinuousBackups(JsonWriter& w, backup::BackupService& service,
 
 std::string RestoreOverrideShapes() {
   return R"("BillingModeOverride": {"type": "String", "enum": ["PROVISIONED", "PAY_PER_REQUEST"]},
-  "GlobalSecondaryIndexOverride": )" + IndexShape(true) + R"(,
-  "LocalSecondaryIndexOverride": )" + IndexShape(false) + R"(,
-  "ProvisionedThroughputOverride": )" + std::string(kThroughputShape) + R"(,
+  "GlobalSecondaryIndexOverride": )" +
+         IndexShape(true) + R"(,
+  "LocalSecondaryIndexOverride": )" +
+         IndexShape(false) + R"(,
+  "ProvisionedThroughputOverride": )" +
+         std::string(kThroughputShape) + R"(,
   "SSESpecificationOverride": {"type": "FieldStruct<SSESpecification>", "children": {
     "Enabled": "Boolean", "SSEType": {"type": "String", "enum": ["AES256", "KMS"]}, "KMSMasterKeyId": "String"}})";
 }

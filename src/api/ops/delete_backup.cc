@@ -17,12 +17,14 @@ Status Run(OperationContext& ctx) {
   auto deleted = ctx.backups->backups().Delete(record.id);
   if (!deleted.ok()) {
     switch (deleted.status().code()) {
-      case ErrorCode::kBackupNotFound: return Status(ErrorCode::kBackupNotFound, "Backup not found: " + arn);
+      case ErrorCode::kBackupNotFound:
+        return Status(ErrorCode::kBackupNotFound, "Backup not found: " + arn);
       case ErrorCode::kBackupInUse:
         return Status(ErrorCode::kBackupInUse, record.status == backup::BackupStatus::kCreating
                                                    ? "Backup is being created: " + arn
                                                    : "Backup is being restored: " + arn);
-      default: return deleted.status();
+      default:
+        return deleted.status();
     }
   }
   ctx.out.StartObject();

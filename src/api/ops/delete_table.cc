@@ -2,9 +2,9 @@
 // A table with PITR enabled first gets a SYSTEM backup (backup/backup_service.h), as on AWS.
 // Answers with the trimmed description AWS gives (no key schema, definitions or indexes).
 #include "api/ops/operations.h"
-#include "backup/backup_service.h"
 #include "api/request_fields.h"
 #include "api/table_json.h"
+#include "backup/backup_service.h"
 
 namespace monotable::api {
 namespace {

@@ -46,7 +46,8 @@ Status Validate(OperationContext& ctx) {
   const auto* spec = Member(ctx.request, "IncrementalExportSpecification");
   if (incremental) {
     if (Member(ctx.request, "ExportTime")) {
-      return Status::Validation("ExportTime cannot be specified for an incremental export; use IncrementalExportSpecification");
+      return Status::Validation(
+          "ExportTime cannot be specified for an incremental export; use IncrementalExportSpecification");
     }
     if (!spec || !Member(*spec, "ExportFromTime")) {
       return Status::Validation("IncrementalExportSpecification.ExportFromTime is required for an incremental export");

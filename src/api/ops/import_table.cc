@@ -4,10 +4,10 @@
 // IN_PROGRESS with the table CREATING; lines that make no valid item are counted in ErrorCount and
 // logged on stderr (AWS logs them to CloudWatch), the others imported. A ClientToken makes the
 // request idempotent.
-#include <algorithm>
-
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include <algorithm>
 
 #include "api/ops/backup_common.h"
 #include "api/ops/operations.h"
@@ -51,16 +51,20 @@ std::string ShapeText() {
       "type": "ValueStruct<AttributeDefinition>", "children": {
         "AttributeName": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255},
         "AttributeType": {"type": "String", "notNull": true, "enum": ["B", "N", "S"]}}}},
-    "KeySchema": )" + keys + R"(,
+    "KeySchema": )" +
+         keys + R"(,
     "BillingMode": {"type": "String", "enum": ["PROVISIONED", "PAY_PER_REQUEST"]},
-    "ProvisionedThroughput": )" + throughput + R"(,
+    "ProvisionedThroughput": )" +
+         throughput + R"(,
     "SSESpecification": {"type": "FieldStruct<SSESpecification>", "children": {
       "Enabled": "Boolean", "SSEType": {"type": "String", "enum": ["AES256", "KMS"]}, "KMSMasterKeyId": "String"}},
     "GlobalSecondaryIndexes": {"type": "List", "children": {"type": "ValueStruct<GlobalSecondaryIndex>", "children": {
-      "KeySchema": )" + keys + R"(, "Projection": )" + projection + R"(,
+      "KeySchema": )" +
+         keys + R"(, "Projection": )" + projection + R"(,
       "IndexName": {"type": "String", "notNull": true, "regex": "[a-zA-Z0-9_.-]+",
                     "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255},
-      "ProvisionedThroughput": )" + throughput + R"(}}}}}
+      "ProvisionedThroughput": )" +
+         throughput + R"(}}}}}
 })";
 }
 
@@ -130,12 +134,13 @@ Status Run(OperationContext& ctx) {
   t.name = std::string(StringOr(params, "TableName", ""));
   for (const auto& d : Member(params, "AttributeDefinitions")->GetArray()) {
     std::string_view type = StringOr(d, "AttributeType", "S");
-    t.attribute_definitions.push_back({std::string(StringOr(d, "AttributeName", "")),
-                                       type == "N" ? AttrType::kN : type == "B" ? AttrType::kB : AttrType::kS});
+    t.attribute_definitions.push_back({std::string(StringOr(d, "AttributeName", "")), type == "N"   ? AttrType::kN
+                                                                                      : type == "B" ? AttrType::kB
+                                                                                                    : AttrType::kS});
   }
   t.key_schema = ReadKeySchema(*Member(params, "KeySchema"));
   t.billing_mode = StringOr(params, "BillingMode", "PROVISIONED") == "PAY_PER_REQUEST" ? BillingMode::kPayPerRequest
-                                                                                        : BillingMode::kProvisioned;
+                                                                                       : BillingMode::kProvisioned;
   t.billing_mode_given = Member(params, "BillingMode") != nullptr;
   t.throughput = ReadThroughput(Member(params, "ProvisionedThroughput"));
   if (const auto* gsis = Member(params, "GlobalSecondaryIndexes")) {
@@ -186,10 +191,11 @@ Status Run(OperationContext& ctx) {
     }
   }
   if (ctx.db.catalog().Find(t.name)) return Status::InUse("Table already exists: " + t.name);
-  auto started = service->Import(std::move(t), std::move(r), [&](backup::ImportRecord& rec, const TableDescription& table) {
-    rec.table_arn = TableArn(ctx.identity, table.name);
-    rec.import_arn = rec.table_arn + "/import/" + rec.id;
-  });
+  auto started =
+      service->Import(std::move(t), std::move(r), [&](backup::ImportRecord& rec, const TableDescription& table) {
+        rec.table_arn = TableArn(ctx.identity, table.name);
+        rec.import_arn = rec.table_arn + "/import/" + rec.id;
+      });
   if (!started.ok()) {
     if (started.status().code() == ErrorCode::kResourceInUse) {
       return Status::InUse("Table already exists: " + std::string(StringOr(params, "TableName", "")));

@@ -1,7 +1,7 @@
 // ListBackups: the account's backups, oldest first, filtered by table, creation time
 // ([TimeRangeLowerBound, TimeRangeUpperBound)) and type (USER by default, SYSTEM: made when a
-// table with PITR was deleted, ALL; monotable makes no AWS_BACKUP backups), Limit per page with LastEvaluatedBackupArn /
-// ExclusiveStartBackupArn paging.
+// table with PITR was deleted, ALL; monotable makes no AWS_BACKUP backups), Limit per page with LastEvaluatedBackupArn
+// / ExclusiveStartBackupArn paging.
 #include <cmath>
 
 #include "api/ops/backup_common.h"
@@ -66,7 +66,8 @@ Status Run(OperationContext& ctx) {
   ctx.out.StartArray();
   for (size_t i = from; i < end; ++i) WriteBackupSummary(ctx.out, ctx.identity, matching[i]);
   ctx.out.EndArray();
-  if (end < matching.size() && end > from) WriteString(ctx.out, "LastEvaluatedBackupArn", BackupArn(ctx.identity, matching[end - 1]));
+  if (end < matching.size() && end > from)
+    WriteString(ctx.out, "LastEvaluatedBackupArn", BackupArn(ctx.identity, matching[end - 1]));
   ctx.out.EndObject();
   return Status::Ok();
 }

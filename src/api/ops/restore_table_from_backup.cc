@@ -14,7 +14,8 @@ std::string ShapeText() {
   "TargetTableName": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255,
                       "regex": "[a-zA-Z0-9_.-]+"},
   "BackupArn": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 37, "lengthLessThanOrEqual": 1024},
-  )" + RestoreOverrideShapes() + "\n}";
+  )" + RestoreOverrideShapes() +
+         "\n}";
 }
 
 Status Run(OperationContext& ctx) {

@@ -20,7 +20,8 @@ std::string ShapeText() {
                       "regex": "[a-zA-Z0-9_.-]+"},
   "UseLatestRestorableTime": "Boolean",
   "RestoreDateTime": "Double",
-  )" + RestoreOverrideShapes() + "\n}";
+  )" + RestoreOverrideShapes() +
+         "\n}";
 }
 
 Status Validate(OperationContext& ctx) {
@@ -43,8 +44,8 @@ Status Validate(OperationContext& ctx) {
 Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(backup::BackupService * service, Backups(ctx));
   const auto& req = ctx.request;
-  std::string source = Member(req, "SourceTableName") ? TableNameOf(req, "SourceTableName")
-                                                      : TableNameOf(req, "SourceTableArn");
+  std::string source =
+      Member(req, "SourceTableName") ? TableNameOf(req, "SourceTableName") : TableNameOf(req, "SourceTableArn");
   auto handle = ctx.db.catalog().Find(source);
   if (!handle) return Status(ErrorCode::kTableNotFound, "Table not found: " + source);
   std::string target(StringOr(req, "TargetTableName", ""));

@@ -37,8 +37,8 @@ Status Run(OperationContext& ctx) {
   const auto& spec = *Member(ctx.request, "PointInTimeRecoverySpecification");
   std::optional<backup::PitrRecord> pitr;
   if (BoolMember(spec, "PointInTimeRecoveryEnabled").value_or(false)) {
-    MT_ASSIGN_OR_RETURN(pitr, service->pitr().Enable(*handle->description,
-                                                     IntMember(spec, "RecoveryPeriodInDays").value_or(35)));
+    MT_ASSIGN_OR_RETURN(
+        pitr, service->pitr().Enable(*handle->description, IntMember(spec, "RecoveryPeriodInDays").value_or(35)));
   } else {
     MT_RETURN_IF_ERROR(service->pitr().Disable(*handle->description));
   }
