@@ -49,6 +49,32 @@ ErrorType TypeOf(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400, false};
     case ErrorCode::kExpiredIterator:
       return {"com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400, false};
+    case ErrorCode::kTableNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400, false};
+    case ErrorCode::kTableAlreadyExists:
+      return {"com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400, false};
+    case ErrorCode::kTableInUse:
+      return {"com.amazonaws.dynamodb.v20120810#TableInUseException", 400, false};
+    case ErrorCode::kBackupNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400, false};
+    case ErrorCode::kBackupInUse:
+      return {"com.amazonaws.dynamodb.v20120810#BackupInUseException", 400, false};
+    case ErrorCode::kContinuousBackupsUnavailable:
+      return {"com.amazonaws.dynamodb.v20120810#ContinuousBackupsUnavailableException", 400, false};
+    case ErrorCode::kPointInTimeRecoveryUnavailable:
+      return {"com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400, false};
+    case ErrorCode::kInvalidRestoreTime:
+      return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400, false};
+    case ErrorCode::kInvalidExportTime:
+      return {"com.amazonaws.dynamodb.v20120810#InvalidExportTimeException", 400, false};
+    case ErrorCode::kExportNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ExportNotFoundException", 400, false};
+    case ErrorCode::kExportConflict:
+      return {"com.amazonaws.dynamodb.v20120810#ExportConflictException", 400, false};
+    case ErrorCode::kImportNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ImportNotFoundException", 400, false};
+    case ErrorCode::kImportConflict:
+      return {"com.amazonaws.dynamodb.v20120810#ImportConflictException", 400, false};
     case ErrorCode::kRequestTooLarge: return {"com.amazon.coral.service#RequestEntityTooLargeException", 413, false};
     default: return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500, false};
   }

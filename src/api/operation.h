@@ -21,6 +21,10 @@
 #include "table/database.h"
 #include "txn/idempotency.h"
 
+namespace monotable::backup {
+class BackupService;
+}
+
 namespace monotable::api {
 
 struct ServerIdentity {
@@ -39,6 +43,7 @@ struct OperationContext {
   std::function<void(JsonWriter&)> error_details;
   ReadWork read_work;  // set by Query and Scan
   std::string_view host;  // the request's Host header (DescribeEndpoints answers with it)
+  backup::BackupService* backups = nullptr;  // backups, PITR, export and import (src/backup)
 };
 
 struct Operation {

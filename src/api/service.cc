@@ -1,5 +1,7 @@
 #include "api/service.h"
 
+#include "backup/backup_service.h"
+
 #include <cstring>
 #include <strings.h>
 
@@ -182,7 +184,10 @@ Service::Service(table::Database& db, ServerIdentity identity, Authenticator aut
   for (const Operation* op : StreamOperations()) {
     operations_.emplace(std::string(kStreamsPrefix) + std::string(op->name), op);
   }
+  backups_ = std::make_unique<backup::BackupService>(db_);
 }
+
+Service::~Service() = default;
 
 HttpResponse Service::Finish(int status, std::string body, std::string_view content_type) {
   HttpResponse response;
@@ -452,7 +457,7 @@ HttpResponse Service::Dispatch(HttpRequestView& request) {
     }
   } shrink_large{buffer};
   JsonWriter writer(buffer, &stack_allocator);
-  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}, request.host};
+  OperationContext ctx{db_, identity_, doc, writer, idempotency_, nullptr, {}, request.host, backups_.get()};
   Status result = op->validate ? op->validate(ctx) : Status::Ok();
   if (result.ok()) result = op->run(ctx);
   if (!result.ok()) return with_cors(Error(result, ctx.error_details));

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,6 +20,10 @@
 #include "api/operation.h"
 #include "api/sigv4.h"
 #include "table/database.h"
+
+namespace monotable::backup {
+class BackupService;
+}
 
 namespace monotable::api {
 
@@ -47,6 +52,9 @@ struct HttpResponse {
 class Service {
  public:
   Service(table::Database& db, ServerIdentity identity, Authenticator auth = {});
+  ~Service();
+  // Backups, PITR, export and import of this server (src/backup).
+  backup::BackupService& backups() { return *backups_; }
 
   // Answers one request and records it in the metrics (and the request log, when enabled).
   HttpResponse Handle(HttpRequestView& request);
@@ -80,6 +88,7 @@ class Service {
   std::function<std::string()> extra_metrics_;
   TriggersStatus triggers_status_;
   std::map<std::string, const Operation*, std::less<>> operations_;
+  std::unique_ptr<backup::BackupService> backups_;
 };
 
 }  // namespace monotable::api

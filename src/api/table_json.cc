@@ -88,7 +88,8 @@ std::string StreamArn(const ServerIdentity& identity, const TableDescription& ta
 }
 
 void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table,
-                           const table::TableStats* stats, std::string_view status, DescriptionView view) {
+                           const table::TableStats* stats, std::string_view status, DescriptionView view,
+                           const std::function<void(JsonWriter&)>& extra) {
   bool on_demand = table.billing_mode == BillingMode::kPayPerRequest;
   bool full = view == DescriptionView::kFull;
   w.StartObject();
@@ -169,6 +170,7 @@ void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const 
     WriteString(w, "TableClass", table.table_class);
     w.EndObject();
   }
+  if (extra) extra(w);
   w.Key("DeletionProtectionEnabled");
   w.Bool(table.deletion_protection);
   w.EndObject();

@@ -1,6 +1,8 @@
 // DynamoDB's TableDescription JSON for DescribeTable, CreateTable, DeleteTable, UpdateTable.
 #pragma once
 
+#include <functional>
+
 #include "api/operation.h"
 #include "table/catalog.h"
 
@@ -13,9 +15,11 @@ enum class DescriptionView { kFull, kDeleted };
 
 // Writes the TableDescription object (the value, not the "TableDescription" key).
 // `status` overrides the stored status (CreateTable says CREATING, DeleteTable DELETING).
+// `extra`, when given, writes further members (DescribeTable's RestoreSummary).
 void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table,
                            const table::TableStats* stats, std::string_view status = {},
-                           DescriptionView view = DescriptionView::kFull);
+                           DescriptionView view = DescriptionView::kFull,
+                           const std::function<void(JsonWriter&)>& extra = nullptr);
 
 std::string StreamArn(const ServerIdentity& identity, const TableDescription& table);
 

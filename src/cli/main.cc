@@ -12,6 +12,8 @@
 #include "api/http_server.h"
 #include "console/console.h"
 #include "api/service.h"
+#include "backup/backup_service.h"
+#include "cli/backup_command.h"
 #include "cli/model_command.h"
 #include "cli/size_command.h"
 #include "cli/triggers_command.h"
@@ -36,10 +38,11 @@ int Usage(const char* message) {
                "                       [--threads N] [--workers N] [--region R] [--ttl-period-ms MS]\n"
                "                       [--ttl-change-interval-ms MS] [--credentials FILE] [--triggers FILE]\n"
                "                       [--block-cache-mb N] [--write-buffer-mb N] [--background-jobs N]\n"
-               "                       [--wal-dir DIR]\n"
+               "                       [--wal-dir DIR] [--export-dir DIR]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "       monotable model check FILE [--json]   (prove a single-table design statically)\n"
                "       monotable triggers (--endpoint URL | --data DIR)\n"
+               "       monotable backup|export|import ...  (backups, PITR, export, import; `monotable backup` for help)\n"
                "  --host H       address to listen on (default 127.0.0.1)\n"
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
@@ -73,6 +76,9 @@ int Usage(const char* message) {
                "  --ttl-change-interval-ms MS\n"
                "                 refuse an UpdateTimeToLive this soon after the previous one (default 0;\n"
                "                 AWS: 3600000)\n"
+               "  --export-dir DIR\n"
+               "                 where ExportTableToPointInTime writes and ImportTable reads: S3 bucket B is\n"
+               "                 the directory DIR/B (created on export), an object key a path below it\n"
                "  --triggers FILE\n"
                "                 run stream handlers (commands or loopback URLs) on table changes as Lambda\n"
                "                 would (docs/triggers.md); SIGHUP reloads FILE\n");
@@ -88,6 +94,7 @@ int Serve(int argc, char** argv) {
   std::string credentials_file;
   bool log_requests = false;
   std::string triggers_file;
+  std::string export_dir;
   bool rocksdb_knob_given = false;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -178,6 +185,10 @@ int Serve(int argc, char** argv) {
       const char* v = value();
       if (!v) return Usage("--triggers needs a file");
       triggers_file = v;
+    } else if (arg == "--export-dir") {
+      const char* v = value();
+      if (!v) return Usage("--export-dir needs a directory");
+      export_dir = v;
     } else if (arg == "--help" || arg == "-h") {
       return Usage(nullptr);
     } else {
@@ -223,6 +234,7 @@ int Serve(int argc, char** argv) {
   }
   monotable::api::Service service(**db, identity, std::move(auth));
   service.set_log_requests(log_requests);
+  service.backups().set_export_dir(export_dir);
   monotable::api::HttpServer http(service, server);
   if (auto st = http.Listen(); !st.ok()) {
     std::fprintf(stderr, "monotable: %s\n", st.message().c_str());
@@ -313,6 +325,9 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "size") == 0) return monotable::cli::RunSizeCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "model") == 0) return monotable::cli::RunModelCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "triggers") == 0) return monotable::cli::RunTriggersCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "backup") == 0) return monotable::cli::RunBackupCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "export") == 0) return monotable::cli::RunExportCommand(argc - 2, argv + 2);
+  if (std::strcmp(argv[1], "import") == 0) return monotable::cli::RunImportCommand(argc - 2, argv + 2);
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0) {
     Usage(nullptr);
     return 0;

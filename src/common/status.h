@@ -41,6 +41,20 @@ enum class ErrorCode {
   kMissingAuthenticationToken,
   kIncompleteSignature,
   kRequestTooLarge,                // HTTP 413
+  // Backups, point-in-time recovery, export and import (src/backup).
+  kTableNotFound,                  // TableNotFoundException
+  kTableAlreadyExists,             // TableAlreadyExistsException
+  kTableInUse,                     // TableInUseException
+  kBackupNotFound,                 // BackupNotFoundException
+  kBackupInUse,                    // BackupInUseException
+  kContinuousBackupsUnavailable,   // ContinuousBackupsUnavailableException
+  kPointInTimeRecoveryUnavailable, // PointInTimeRecoveryUnavailableException
+  kInvalidRestoreTime,             // InvalidRestoreTimeException
+  kInvalidExportTime,              // InvalidExportTimeException
+  kExportNotFound,                 // ExportNotFoundException
+  kExportConflict,                 // ExportConflictException
+  kImportNotFound,                 // ImportNotFoundException
+  kImportConflict,                 // ImportConflictException
   // Engine / internal.
   kGuardFailed,                    // a guarded commit found a changed precondition (retryable)
   kIo,

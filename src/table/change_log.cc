@@ -143,6 +143,9 @@ ChangeLogBatch::~ChangeLogBatch() { Settle(); }
 
 void ChangeLogBatch::Add(const TableDescription& table, const Item* old_item, const Item* new_item,
                          bool by_service) {
+  if (auto hook = streams_.change_hook()) {
+    if (auto append = hook->Capture(table, old_item, new_item)) hooked_.push_back(std::move(append));
+  }
   if (!table.stream.enabled) return;
   std::shared_ptr<StreamLog> log = streams_.Active(table);
   if (!log) return;
@@ -159,6 +162,8 @@ void ChangeLogBatch::Add(const TableDescription& table, const Item* old_item, co
 }
 
 void ChangeLogBatch::AppendTo(engine::WriteBatch& batch) {
+  for (auto& append : hooked_) append(batch);
+  hooked_.clear();
   if (pending_.empty()) return;
   int64_t now = streams_.NowMs();
   for (auto& p : pending_) {

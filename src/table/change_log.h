@@ -19,6 +19,10 @@
 //   AppendTo() right before Commit() reserves the numbers and adds the records to the batch; the
 //   destructor settles the reservations (after the commit, or abandoning them on a guard failure
 //   or an error). A write prepared while its table's stream was being disabled emits nothing.
+// - ChangeHook: a second consumer of every item change besides the stream (point-in-time
+//   recovery's history, src/backup). When one is set on the StreamCatalog, Add() passes it every
+//   change (whether or not the table has a stream) and AppendTo() runs what it captured, so its
+//   mutations commit in the same batch as the change.
 #pragma once
 
 #include <cstdint>
@@ -91,6 +95,16 @@ class SequenceAllocator {
 class StreamCatalog;
 class StreamLog;
 
+class ChangeHook {
+ public:
+  virtual ~ChangeHook() = default;
+  // Called for each item change of a write attempt (before its commit); returns what to add to
+  // the attempt's batch right before the commit (called at most once), or an empty function when
+  // the change does not concern the hook. Must not block; thread-safe.
+  virtual std::function<void(engine::WriteBatch&)> Capture(const TableDescription& table, const Item* old_item,
+                                                          const Item* new_item) = 0;
+};
+
 class ChangeLogBatch {
  public:
   explicit ChangeLogBatch(StreamCatalog& streams) : streams_(streams) {}
@@ -111,6 +125,7 @@ class ChangeLogBatch {
   };
   StreamCatalog& streams_;
   std::vector<Pending> pending_;  // one entry per stream
+  std::vector<std::function<void(engine::WriteBatch&)>> hooked_;  // ChangeHook captures
 };
 
 }  // namespace monotable::table

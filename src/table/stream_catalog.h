@@ -103,6 +103,16 @@ class StreamCatalog {
 
   int64_t NowMs() const { return clock_(); }
 
+  // The consumer ChangeLogBatch passes every item change to besides the streams (change_log.h);
+  // nullptr: none. A hook once set stays alive as long as the catalog (a write may still be using
+  // it after it is replaced), so the lookup on every write is one atomic load.
+  void SetChangeHook(std::shared_ptr<ChangeHook> hook) {
+    std::lock_guard lock(mu_);
+    hook_.store(hook.get(), std::memory_order_release);
+    if (hook) hooks_kept_.push_back(std::move(hook));
+  }
+  ChangeHook* change_hook() const { return hook_.load(std::memory_order_acquire); }
+
  private:
   using LogMap = std::map<uint32_t, std::shared_ptr<StreamLog>>;
 
@@ -115,6 +125,8 @@ class StreamCatalog {
   Clock clock_;
   std::mutex mu_;  // serializes changes of the map
   std::atomic<std::shared_ptr<const LogMap>> logs_{std::make_shared<const LogMap>()};
+  std::atomic<ChangeHook*> hook_{nullptr};
+  std::vector<std::shared_ptr<ChangeHook>> hooks_kept_;  // under mu_
 };
 
 }  // namespace monotable::table

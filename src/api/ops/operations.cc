@@ -8,6 +8,9 @@ const std::vector<const Operation*>& AllOperations() {
       &kDescribeEndpoints, &kDescribeLimits, &kPutItem, &kGetItem, &kDeleteItem, &kBatchWriteItem, &kScan, &kQuery, &kUpdateItem, &kTransactWriteItems, &kTransactGetItems, &kBatchGetItem,
       &kExecuteStatement, &kBatchExecuteStatement, &kExecuteTransaction,
       &kUpdateTimeToLive, &kDescribeTimeToLive, &kTagResource, &kUntagResource, &kListTagsOfResource,
+      &kCreateBackup, &kDescribeBackup, &kListBackups, &kDeleteBackup, &kRestoreTableFromBackup,
+      &kUpdateContinuousBackups, &kDescribeContinuousBackups, &kRestoreTableToPointInTime,
+      &kExportTableToPointInTime, &kDescribeExport, &kListExports, &kImportTable, &kDescribeImport, &kListImports,
   };
   return kAll;
 }

@@ -34,6 +34,22 @@ extern const Operation kDescribeTimeToLive;
 extern const Operation kTagResource;
 extern const Operation kUntagResource;
 extern const Operation kListTagsOfResource;
+// Backups and point-in-time recovery (src/backup).
+extern const Operation kCreateBackup;
+extern const Operation kDescribeBackup;
+extern const Operation kListBackups;
+extern const Operation kDeleteBackup;
+extern const Operation kRestoreTableFromBackup;
+extern const Operation kUpdateContinuousBackups;
+extern const Operation kDescribeContinuousBackups;
+extern const Operation kRestoreTableToPointInTime;
+// Export and import (src/backup/export_import.h).
+extern const Operation kExportTableToPointInTime;
+extern const Operation kDescribeExport;
+extern const Operation kListExports;
+extern const Operation kImportTable;
+extern const Operation kDescribeImport;
+extern const Operation kListImports;
 
 // DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.<Operation>).
 extern const Operation kListStreams;

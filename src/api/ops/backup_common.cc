@@ -1,0 +1,261 @@
+#include "api/ops/backup_common.h"
+
+#include <cmath>
+
+#include "api/request_fields.h"
+#include "api/table_request.h"
+#include "table/description_codec.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr const char* kThroughputShape = R"({"type": "FieldStruct<ProvisionedThroughput>", "children": {
+      "WriteCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1},
+      "ReadCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1}}})";
+
+void WriteKeySchema(JsonWriter& w, const std::vector<KeyElement>& keys) {
+  w.StartArray();
+  for (const auto& k : keys) {
+    w.StartObject();
+    WriteString(w, "AttributeName", k.name);
+    WriteString(w, "KeyType", k.role == KeyRole::kHash ? "HASH" : "RANGE");
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteProjection(JsonWriter& w, const Projection& p) {
+  w.StartObject();
+  WriteString(w, "ProjectionType",
+              p.type == ProjectionType::kAll        ? "ALL"
+              : p.type == ProjectionType::kKeysOnly ? "KEYS_ONLY"
+                                                    : "INCLUDE");
+  if (p.type == ProjectionType::kInclude) {
+    w.Key("NonKeyAttributes");
+    w.StartArray();
+    for (const auto& a : p.non_key_attributes) w.String(a.data(), static_cast<rapidjson::SizeType>(a.size()));
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
+void WriteUnits(JsonWriter& w, const Throughput& t) {
+  w.StartObject();
+  w.Key("ReadCapacityUnits");
+  w.Int64(t.read_units);
+  w.Key("WriteCapacityUnits");
+  w.Int64(t.write_units);
+  w.EndObject();
+}
+
+std::string IndexShape(bool global) {
+  std::string keys = R"({"type": "List", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 2,
+      "children": {"type": "ValueStruct<KeySchemaElement>", "children": {
+        "AttributeName": {"type": "String", "notNull": true, "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255},
+        "KeyType": {"type": "String", "notNull": true, "enum": ["HASH", "RANGE"]}}}})";
+  std::string projection = R"({"type": "FieldStruct<Projection>", "notNull": true, "children": {
+      "ProjectionType": {"type": "String", "enum": ["ALL", "INCLUDE", "KEYS_ONLY"]},
+      "NonKeyAttributes": {"type": "List", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 20,
+                           "children": {"type": "String", "lengthGreaterThanOrEqual": 1, "lengthLessThanOrEqual": 255}}}})";
+  std::string name = R"({"type": "String", "notNull": true, "regex": "[a-zA-Z0-9_.-]+",
+      "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255})";
+  std::string out = std::string(R"({"type": "List", "children": {"type": "ValueStruct<)") +
+                    (global ? "GlobalSecondaryIndex" : "LocalSecondaryIndex") + R"(>", "children": {"KeySchema": )" +
+                    keys + R"(, "Projection": )" + projection + R"(, "IndexName": )" + name;
+  if (global) out += R"(, "ProvisionedThroughput": )" + std::string(kThroughputShape);
+  return out + "}}}";
+}
+
+}  // namespace
+
+std::string BackupArn(const ServerIdentity& identity, const backup::BackupRecord& backup) {
+  return TableArn(identity, backup.table_name) + "/backup/" + backup.id;
+}
+
+Result<backup::BackupService*> Backups(OperationContext& ctx) {
+  if (!ctx.backups) return Status::Internal("no backup service");
+  MT_RETURN_IF_ERROR(ctx.backups->load_status());
+  return ctx.backups;
+}
+
+Result<backup::BackupRecord> FindBackup(OperationContext& ctx, std::string_view arn) {
+  MT_ASSIGN_OR_RETURN(backup::BackupService * service, Backups(ctx));
+  auto slash = arn.rfind("/backup/");
+  if (slash != std::string_view::npos) {
+    auto found = service->backups().Find(arn.substr(slash + 8));
+    if (found && BackupArn(ctx.identity, *found) == arn) return *found;
+  }
+  return Status(ErrorCode::kBackupNotFound, "Backup not found: " + std::string(arn));
+}
+
+void WriteTimestamp(JsonWriter& w, std::string_view key, int64_t ms) {
+  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+  w.Double(static_cast<double>(ms) / 1000.0);
+}
+
+void WriteBackupDetails(JsonWriter& w, const ServerIdentity& identity, const backup::BackupRecord& b) {
+  w.StartObject();
+  WriteString(w, "BackupArn", BackupArn(identity, b));
+  WriteString(w, "BackupName", b.name);
+  w.Key("BackupSizeBytes");
+  w.Int64(b.size_bytes);
+  WriteString(w, "BackupStatus", backup::BackupStatusName(b.status));
+  WriteString(w, "BackupType", b.type);
+  WriteTimestamp(w, "BackupCreationDateTime", b.created_ms);
+  if (b.expiry_ms > 0) WriteTimestamp(w, "BackupExpiryDateTime", b.expiry_ms);
+  w.EndObject();
+}
+
+void WriteBackupDescription(JsonWriter& w, const ServerIdentity& identity, const backup::BackupRecord& b) {
+  auto decoded = table::DecodeDescription(b.description);
+  TableDescription t = decoded.ok() ? *decoded : TableDescription{};
+  bool on_demand = t.billing_mode == BillingMode::kPayPerRequest;
+  w.StartObject();
+  w.Key("BackupDetails");
+  WriteBackupDetails(w, identity, b);
+  w.Key("SourceTableDetails");
+  w.StartObject();
+  WriteString(w, "TableName", b.table_name);
+  WriteString(w, "TableId", b.table_id);
+  WriteString(w, "TableArn", TableArn(identity, b.table_name));
+  w.Key("TableSizeBytes");
+  w.Int64(b.size_bytes);
+  w.Key("KeySchema");
+  WriteKeySchema(w, t.key_schema);
+  w.Key("TableCreationDateTime");
+  w.Double(t.creation_time);
+  w.Key("ProvisionedThroughput");
+  WriteUnits(w, on_demand ? Throughput{} : t.throughput);
+  w.Key("ItemCount");
+  w.Int64(b.item_count);
+  WriteString(w, "BillingMode", on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
+  w.EndObject();
+  w.Key("SourceTableFeatureDetails");
+  w.StartObject();
+  if (!t.local_indexes.empty()) {
+    w.Key("LocalSecondaryIndexes");
+    w.StartArray();
+    for (const auto& index : t.local_indexes) {
+      w.StartObject();
+      WriteString(w, "IndexName", index.name);
+      w.Key("KeySchema");
+      WriteKeySchema(w, index.key_schema);
+      w.Key("Projection");
+      WriteProjection(w, index.projection);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  if (!t.global_indexes.empty()) {
+    w.Key("GlobalSecondaryIndexes");
+    w.StartArray();
+    for (const auto& index : t.global_indexes) {
+      w.StartObject();
+      WriteString(w, "IndexName", index.name);
+      w.Key("KeySchema");
+      WriteKeySchema(w, index.key_schema);
+      w.Key("Projection");
+      WriteProjection(w, index.projection);
+      w.Key("ProvisionedThroughput");
+      WriteUnits(w, on_demand ? Throughput{} : index.throughput);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  if (t.stream.enabled) {
+    w.Key("StreamDescription");
+    w.StartObject();
+    w.Key("StreamEnabled");
+    w.Bool(true);
+    WriteString(w, "StreamViewType", t.stream.view_type);
+    w.EndObject();
+  }
+  if (t.ttl.enabled) {
+    w.Key("TimeToLiveDescription");
+    w.StartObject();
+    WriteString(w, "TimeToLiveStatus", "ENABLED");
+    WriteString(w, "AttributeName", t.ttl.attribute);
+    w.EndObject();
+  }
+  if (t.sse_enabled) {
+    w.Key("SSEDescription");
+    w.StartObject();
+    WriteString(w, "Status", "ENABLED");
+    WriteString(w, "SSEType", "KMS");
+    WriteString(w, "KMSMasterKeyArn",
+                t.kms_master_key.empty()
+                    ? "arn:aws:kms:" + identity.region + ":" + identity.account + ":key/aws-dynamodb"
+                    : t.kms_master_key);
+    w.EndObject();
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
+void WriteBackupSummary(JsonWriter& w, const ServerIdentity& identity, const backup::BackupRecord& b) {
+  w.StartObject();
+  WriteString(w, "TableName", b.table_name);
+  WriteString(w, "TableId", b.table_id);
+  WriteString(w, "TableArn", TableArn(identity, b.table_name));
+  WriteString(w, "BackupArn", BackupArn(identity, b));
+  WriteString(w, "BackupName", b.name);
+  WriteTimestamp(w, "BackupCreationDateTime", b.created_ms);
+  if (b.expiry_ms > 0) WriteTimestamp(w, "BackupExpiryDateTime", b.expiry_ms);
+  WriteString(w, "BackupStatus", backup::BackupStatusName(b.status));
+  WriteString(w, "BackupType", b.type);
+  w.Key("BackupSizeBytes");
+  w.Int64(b.size_bytes);
+  w.EndObject();
+}
+
+void WriteContinuousBackups(JsonWriter& w, backup::BackupService& service,
+                            const std::optional<backup::PitrRecord>& pitr) {
+  w.StartObject();
+  WriteString(w, "ContinuousBackupsStatus", "ENABLED");
+  w.Key("PointInTimeRecoveryDescription");
+  w.StartObject();
+  WriteString(w, "PointInTimeRecoveryStatus", pitr ? "ENABLED" : "DISABLED");
+  if (pitr) {
+    w.Key("RecoveryPeriodInDays");
+    w.Int64(pitr->recovery_days);
+    WriteTimestamp(w, "EarliestRestorableDateTime", service.pitr().Earliest(*pitr) / 1000 * 1000);
+    WriteTimestamp(w, "LatestRestorableDateTime", service.NowMs() / 1000 * 1000);
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
+std::string RestoreOverrideShapes() {
+  return R"("BillingModeOverride": {"type": "String", "enum": ["PROVISIONED", "PAY_PER_REQUEST"]},
+  "GlobalSecondaryIndexOverride": )" +
+         IndexShape(true) + R"(,
+  "LocalSecondaryIndexOverride": )" +
+         IndexShape(false) + R"(,
+  "ProvisionedThroughputOverride": )" +
+         std::string(kThroughputShape) + R"(,
+  "SSESpecificationOverride": {"type": "FieldStruct<SSESpecification>", "children": {
+    "Enabled": "Boolean", "SSEType": {"type": "String", "enum": ["AES256", "KMS"]}, "KMSMasterKeyId": "String"}})";
+}
+
+backup::RestoreOverrides ReadRestoreOverrides(const rapidjson::Value& req) {
+  backup::RestoreOverrides o;
+  if (auto mode = StringMember(req, "BillingModeOverride")) {
+    o.billing_mode = *mode == "PAY_PER_REQUEST" ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
+  }
+  if (const auto* t = Member(req, "ProvisionedThroughputOverride")) o.throughput = ReadThroughput(t);
+  if (const auto* list = Member(req, "GlobalSecondaryIndexOverride")) {
+    o.global_indexes.emplace();
+    for (const auto& index : list->GetArray()) o.global_indexes->push_back(ReadIndex(index, true));
+  }
+  if (const auto* list = Member(req, "LocalSecondaryIndexOverride")) {
+    o.local_indexes.emplace();
+    for (const auto& index : list->GetArray()) o.local_indexes->push_back(ReadIndex(index, false));
+  }
+  if (const auto* sse = Member(req, "SSESpecificationOverride")) {
+    o.sse_enabled = BoolMember(*sse, "Enabled").value_or(false);
+    o.kms_master_key = std::string(StringOr(*sse, "KMSMasterKeyId", ""));
+  }
+  return o;
+}
+
+}  // namespace monotable::api

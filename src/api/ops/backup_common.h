@@ -1,0 +1,34 @@
+// What the backup, PITR and restore operations share: backup ARNs, the BackupDetails /
+// BackupDescription / BackupSummary / ContinuousBackupsDescription JSON, the restore overrides
+// and their request shapes.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "api/operation.h"
+#include "backup/backup_service.h"
+
+namespace monotable::api {
+
+// arn:aws:dynamodb:REGION:ACCOUNT:table/TABLE/backup/ID
+std::string BackupArn(const ServerIdentity& identity, const backup::BackupRecord& backup);
+// The backup an ARN names, or BackupNotFoundException "Backup not found: ARN".
+Result<backup::BackupRecord> FindBackup(OperationContext& ctx, std::string_view arn);
+// The service, or an internal error when the server was built without one.
+Result<backup::BackupService*> Backups(OperationContext& ctx);
+
+void WriteBackupDetails(JsonWriter& w, const ServerIdentity& identity, const backup::BackupRecord& backup);
+void WriteBackupDescription(JsonWriter& w, const ServerIdentity& identity, const backup::BackupRecord& backup);
+void WriteBackupSummary(JsonWriter& w, const ServerIdentity& identity, const backup::BackupRecord& backup);
+// The ContinuousBackupsDescription object of a table (PITR enabled when `pitr` is set).
+void WriteContinuousBackups(JsonWriter& w, backup::BackupService& service,
+                            const std::optional<backup::PitrRecord>& pitr);
+void WriteTimestamp(JsonWriter& w, std::string_view key, int64_t ms);
+
+// The shape members of the restore overrides (after a leading comma-free list of other members).
+std::string RestoreOverrideShapes();
+// Reads the overrides of a checked request.
+backup::RestoreOverrides ReadRestoreOverrides(const rapidjson::Value& request);
+
+}  // namespace monotable::api

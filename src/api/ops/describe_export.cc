@@ -1,0 +1,30 @@
+// DescribeExport: an export's status, counts and manifest key.
+#include "api/ops/backup_common.h"
+#include "api/ops/operations.h"
+#include "api/ops/transfer_common.h"
+#include "api/request_fields.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr const char* kShape = R"({
+  "ExportArn": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 37, "lengthLessThanOrEqual": 1024}
+})";
+
+Status Run(OperationContext& ctx) {
+  MT_ASSIGN_OR_RETURN(backup::BackupService * service, Backups(ctx));
+  std::string arn(StringOr(ctx.request, "ExportArn", ""));
+  auto found = service->FindExport(arn);
+  if (!found) return Status(ErrorCode::kExportNotFound, "Export not found: " + arn);
+  ctx.out.StartObject();
+  ctx.out.Key("ExportDescription");
+  WriteExportDescription(ctx.out, *found);
+  ctx.out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kDescribeExport{"DescribeExport", kShape, nullptr, Run};
+
+}  // namespace monotable::api

@@ -1,0 +1,30 @@
+// DescribeImport: an import's status and counts (ErrorCount: lines that made no valid item).
+#include "api/ops/backup_common.h"
+#include "api/ops/operations.h"
+#include "api/ops/transfer_common.h"
+#include "api/request_fields.h"
+
+namespace monotable::api {
+namespace {
+
+constexpr const char* kShape = R"({
+  "ImportArn": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 37, "lengthLessThanOrEqual": 1024}
+})";
+
+Status Run(OperationContext& ctx) {
+  MT_ASSIGN_OR_RETURN(backup::BackupService * service, Backups(ctx));
+  std::string arn(StringOr(ctx.request, "ImportArn", ""));
+  auto found = service->FindImport(arn);
+  if (!found) return Status(ErrorCode::kImportNotFound, "Import not found: " + arn);
+  ctx.out.StartObject();
+  ctx.out.Key("ImportTableDescription");
+  WriteImportDescription(ctx.out, *found);
+  ctx.out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kDescribeImport{"DescribeImport", kShape, nullptr, Run};
+
+}  // namespace monotable::api

@@ -1,0 +1,58 @@
+// RestoreTableFromBackup: a new table with the backup's items and the source's definition, with
+// the overrides AWS allows (backup/restore_plan.h). Answers at once with the table CREATING and a
+// RestoreSummary in progress; the items are loaded in the background, then the table is ACTIVE.
+#include "api/ops/backup_common.h"
+#include "api/ops/operations.h"
+#include "api/request_fields.h"
+#include "api/table_json.h"
+
+namespace monotable::api {
+namespace {
+
+std::string ShapeText() {
+  return R"({
+  "TargetTableName": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 3, "lengthLessThanOrEqual": 255,
+                      "regex": "[a-zA-Z0-9_.-]+"},
+  "BackupArn": {"type": "String", "required": true, "lengthGreaterThanOrEqual": 37, "lengthLessThanOrEqual": 1024},
+  )" + RestoreOverrideShapes() +
+         "\n}";
+}
+
+Status Run(OperationContext& ctx) {
+  std::string arn(StringOr(ctx.request, "BackupArn", ""));
+  MT_ASSIGN_OR_RETURN(backup::BackupRecord record, FindBackup(ctx, arn));
+  if (record.status != backup::BackupStatus::kAvailable) {
+    return Status(ErrorCode::kBackupInUse, "Backup is being created: " + arn);
+  }
+  std::string target(StringOr(ctx.request, "TargetTableName", ""));
+  if (ctx.db.catalog().Find(target)) return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
+  std::string source_arn = TableArn(ctx.identity, record.table_name);
+  auto created = ctx.backups->RestoreFromBackup(record, target, ReadRestoreOverrides(ctx.request), arn, source_arn);
+  if (!created.ok()) {
+    if (created.status().code() == ErrorCode::kTableAlreadyExists) {
+      return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
+    }
+    return created.status();
+  }
+  ctx.out.StartObject();
+  ctx.out.Key("TableDescription");
+  WriteTableDescription(ctx.out, ctx.identity, *created, nullptr, "CREATING", DescriptionView::kFull,
+                        [&](JsonWriter& w) {
+                          w.Key("RestoreSummary");
+                          w.StartObject();
+                          WriteString(w, "SourceBackupArn", arn);
+                          WriteString(w, "SourceTableArn", source_arn);
+                          WriteTimestamp(w, "RestoreDateTime", record.created_ms);
+                          w.Key("RestoreInProgress");
+                          w.Bool(true);
+                          w.EndObject();
+                        });
+  ctx.out.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace
+
+const Operation kRestoreTableFromBackup{"RestoreTableFromBackup", ShapeText, nullptr, Run};
+
+}  // namespace monotable::api

@@ -1,0 +1,554 @@
+#include "backup/export_import.h"
+
+#include <openssl/evp.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+
+#include "backup/dynamodb_json.h"
+#include "backup/ion_text.h"
+#include "common/base64.h"
+#include "model/item_codec.h"
+#include "table/keys.h"
+
+namespace monotable::backup {
+namespace fs = std::filesystem;
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void Str(Writer& w, const char* key, std::string_view v) {
+  w.Key(key);
+  w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+}
+void Int(Writer& w, const char* key, int64_t v) {
+  w.Key(key);
+  w.Int64(v);
+}
+std::string GetStr(const rapidjson::Value& v, const char* key) {
+  auto it = v.FindMember(key);
+  return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
+                                                     : std::string();
+}
+int64_t GetInt(const rapidjson::Value& v, const char* key) {
+  auto it = v.FindMember(key);
+  return it != v.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64() : 0;
+}
+std::string SystemKey(char kind) {
+  std::string key = table::PrefixBytes(table::kSystemKeyPrefix);
+  key.push_back(kind);
+  return key;
+}
+
+std::string Iso8601(int64_t ms) {
+  time_t seconds = ms / 1000;
+  struct tm tm {};
+  gmtime_r(&seconds, &tm);
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return buffer;
+}
+
+std::string Md5(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(data.data(), data.size(), digest, &n, EVP_md5(), nullptr);
+  return std::string(reinterpret_cast<char*>(digest), n);
+}
+std::string Hex(std::string_view bytes) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) out += {kDigits[c >> 4], kDigits[c & 15]};
+  return out;
+}
+
+Status WriteFile(const fs::path& path, std::string_view data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  out.close();
+  if (!out) return Status::Io("cannot write " + path.string());
+  return Status::Ok();
+}
+
+std::string Gzip(std::string_view data) {
+  z_stream z{};
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string RandomName() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  static const char* kAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::string out;
+  for (int i = 0; i < 26; ++i) out.push_back(kAlphabet[rng() % 36]);
+  return out;
+}
+
+std::string JoinKey(std::string_view prefix, std::string_view rest) {
+  std::string p(prefix);
+  while (!p.empty() && p.back() == '/') p.pop_back();
+  return p.empty() ? std::string(rest) : p + "/" + std::string(rest);
+}
+
+// Splits one CSV record (RFC 4180 quoting) of `line`; false when a quote is left open.
+bool SplitCsv(std::string_view line, char delimiter, std::vector<std::string>& cells) {
+  cells.clear();
+  std::string cell;
+  bool quoted = false, was_quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          cell.push_back('"');
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        cell.push_back(c);
+      }
+    } else if (c == '"' && cell.empty() && !was_quoted) {
+      quoted = was_quoted = true;
+    } else if (c == delimiter) {
+      cells.push_back(std::move(cell));
+      cell.clear();
+      was_quoted = false;
+    } else {
+      cell.push_back(c);
+    }
+  }
+  cells.push_back(std::move(cell));
+  return !quoted;
+}
+
+Result<AttributeValue> TypedCell(const std::string& text, AttrType type) {
+  if (type == AttrType::kN) {
+    MT_ASSIGN_OR_RETURN(Number n, Number::Parse(text));
+    return AttributeValue::N(std::move(n));
+  }
+  if (type == AttrType::kB) {
+    if (!IsCanonicalBase64(text)) return Status::Validation("Invalid base64 binary value: " + text);
+    return AttributeValue::B(Base64Decode(text));
+  }
+  return AttributeValue::S(text);
+}
+
+// Reads an object's bytes in chunks: zstd frames for ZSTD, else through zlib's gzread (which
+// gunzips a GZIP object and passes plain bytes through as they are).
+class ObjectReader {
+ public:
+  ObjectReader(const fs::path& path, bool zstd) : zstd_(zstd) {
+    if (zstd_) {
+      file_ = std::fopen(path.c_str(), "rb");
+      stream_ = ZSTD_createDStream();
+      if (stream_) ZSTD_initDStream(stream_);
+    } else {
+      gz_ = gzopen(path.c_str(), "rb");
+    }
+  }
+  ~ObjectReader() {
+    if (file_) std::fclose(file_);
+    if (stream_) ZSTD_freeDStream(stream_);
+    if (gz_) gzclose(gz_);
+  }
+  bool ok() const { return zstd_ ? file_ && stream_ : gz_ != nullptr; }
+  // Bytes read into `out` (0: the end), or -1 on an error.
+  long Read(char* out, size_t size) {
+    if (!zstd_) return gzread(gz_, out, static_cast<unsigned>(size));
+    ZSTD_outBuffer output{out, size, 0};
+    while (output.pos == 0) {
+      if (in_.pos == in_.size) {
+        in_.size = std::fread(input_, 1, sizeof input_, file_);
+        in_.pos = 0;
+        if (in_.size == 0) return std::ferror(file_) || pending_ ? -1 : 0;
+      }
+      size_t r = ZSTD_decompressStream(stream_, &output, &in_);
+      if (ZSTD_isError(r)) return -1;
+      pending_ = r != 0;
+    }
+    return static_cast<long>(output.pos);
+  }
+
+ private:
+  bool zstd_;
+  FILE* file_ = nullptr;
+  ZSTD_DStream* stream_ = nullptr;
+  gzFile gz_ = nullptr;
+  char input_[1 << 16];
+  ZSTD_inBuffer in_{input_, 0, 0};
+  bool pending_ = false;  // a zstd frame not yet complete
+};
+
+Status ForEachLine(const fs::path& path, bool zstd, const std::function<Status(std::string_view, size_t, size_t)>& fn) {
+  auto reader = std::make_unique<ObjectReader>(path, zstd);
+  if (!reader->ok()) return Status::Io("cannot open " + path.string());
+  std::string line;
+  std::vector<char> buffer(1 << 16);
+  size_t number = 0;
+  Status st;
+  while (st.ok()) {
+    long n = reader->Read(buffer.data(), buffer.size());
+    if (n < 0) return Status::Io("cannot read " + path.string() + (zstd ? " (not zstd-compressed?)" : ""));
+    if (n == 0) break;
+    for (long i = 0; i < n && st.ok(); ++i) {
+      if (buffer[i] == '\n') {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        st = fn(line, ++number, line.size() + 1);
+        line.clear();
+      } else {
+        line.push_back(buffer[i]);
+      }
+    }
+  }
+  if (st.ok() && !line.empty()) st = fn(line, ++number, line.size());
+  return st;
+}
+
+}  // namespace
+
+std::string ExportKey(std::string_view id) { return SystemKey('E') + std::string(id); }
+std::string ExportKeysBegin() { return SystemKey('E'); }
+std::string ExportKeysEnd() { return SystemKey('E' + 1); }
+std::string ImportKey(std::string_view id) { return SystemKey('I') + std::string(id); }
+std::string ImportKeysBegin() { return SystemKey('I'); }
+std::string ImportKeysEnd() { return SystemKey('I' + 1); }
+
+std::string EncodeExport(const ExportRecord& r) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  Str(w, "id", r.id);
+  Str(w, "table_name", r.table_name);
+  Str(w, "table_id", r.table_id);
+  Str(w, "table_arn", r.table_arn);
+  Str(w, "export_arn", r.export_arn);
+  Str(w, "status", r.status);
+  Int(w, "start_ms", r.start_ms);
+  Int(w, "end_ms", r.end_ms);
+  Int(w, "export_ms", r.export_ms);
+  Str(w, "bucket", r.bucket);
+  Str(w, "bucket_owner", r.bucket_owner);
+  Str(w, "prefix", r.prefix);
+  Str(w, "sse_algorithm", r.sse_algorithm);
+  Str(w, "sse_kms_key", r.sse_kms_key);
+  Str(w, "format", r.format);
+  Str(w, "export_type", r.export_type);
+  Int(w, "from_ms", r.from_ms);
+  Int(w, "to_ms", r.to_ms);
+  Str(w, "view_type", r.view_type);
+  Str(w, "client_token", r.client_token);
+  Str(w, "manifest", r.manifest);
+  Int(w, "item_count", r.item_count);
+  Int(w, "billed_bytes", r.billed_bytes);
+  Str(w, "failure_code", r.failure_code);
+  Str(w, "failure_message", r.failure_message);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<ExportRecord> DecodeExport(std::string_view json) {
+  rapidjson::Document d;
+  d.Parse(json.data(), json.size());
+  if (d.HasParseError() || !d.IsObject()) return Status(ErrorCode::kCorruption, "bad export record");
+  ExportRecord r;
+  r.id = GetStr(d, "id");
+  r.table_name = GetStr(d, "table_name");
+  r.table_id = GetStr(d, "table_id");
+  r.table_arn = GetStr(d, "table_arn");
+  r.export_arn = GetStr(d, "export_arn");
+  r.status = GetStr(d, "status");
+  r.start_ms = GetInt(d, "start_ms");
+  r.end_ms = GetInt(d, "end_ms");
+  r.export_ms = GetInt(d, "export_ms");
+  r.bucket = GetStr(d, "bucket");
+  r.bucket_owner = GetStr(d, "bucket_owner");
+  r.prefix = GetStr(d, "prefix");
+  r.sse_algorithm = GetStr(d, "sse_algorithm");
+  r.sse_kms_key = GetStr(d, "sse_kms_key");
+  r.format = GetStr(d, "format");
+  r.export_type = GetStr(d, "export_type");
+  if (r.export_type.empty()) r.export_type = "FULL_EXPORT";
+  r.from_ms = GetInt(d, "from_ms");
+  r.to_ms = GetInt(d, "to_ms");
+  r.view_type = GetStr(d, "view_type");
+  r.client_token = GetStr(d, "client_token");
+  r.manifest = GetStr(d, "manifest");
+  r.item_count = GetInt(d, "item_count");
+  r.billed_bytes = GetInt(d, "billed_bytes");
+  r.failure_code = GetStr(d, "failure_code");
+  r.failure_message = GetStr(d, "failure_message");
+  if (r.id.empty() || r.export_arn.empty()) return Status(ErrorCode::kCorruption, "bad export record");
+  return r;
+}
+
+std::string EncodeImport(const ImportRecord& r) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  Str(w, "id", r.id);
+  Str(w, "table_name", r.table_name);
+  Str(w, "table_id", r.table_id);
+  Str(w, "table_arn", r.table_arn);
+  Str(w, "import_arn", r.import_arn);
+  Str(w, "status", r.status);
+  Int(w, "start_ms", r.start_ms);
+  Int(w, "end_ms", r.end_ms);
+  Str(w, "bucket", r.bucket);
+  Str(w, "bucket_owner", r.bucket_owner);
+  Str(w, "key_prefix", r.key_prefix);
+  Str(w, "input_format", r.input_format);
+  Str(w, "compression", r.compression);
+  Str(w, "csv_delimiter", r.csv_delimiter);
+  w.Key("csv_headers");
+  w.StartArray();
+  for (const auto& h : r.csv_headers) w.String(h.data(), static_cast<rapidjson::SizeType>(h.size()));
+  w.EndArray();
+  Str(w, "client_token", r.client_token);
+  Str(w, "creation_parameters", r.creation_parameters);
+  Int(w, "processed_bytes", r.processed_bytes);
+  Int(w, "processed_items", r.processed_items);
+  Int(w, "imported_items", r.imported_items);
+  Int(w, "error_count", r.error_count);
+  Str(w, "failure_code", r.failure_code);
+  Str(w, "failure_message", r.failure_message);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<ImportRecord> DecodeImport(std::string_view json) {
+  rapidjson::Document d;
+  d.Parse(json.data(), json.size());
+  if (d.HasParseError() || !d.IsObject()) return Status(ErrorCode::kCorruption, "bad import record");
+  ImportRecord r;
+  r.id = GetStr(d, "id");
+  r.table_name = GetStr(d, "table_name");
+  r.table_id = GetStr(d, "table_id");
+  r.table_arn = GetStr(d, "table_arn");
+  r.import_arn = GetStr(d, "import_arn");
+  r.status = GetStr(d, "status");
+  r.start_ms = GetInt(d, "start_ms");
+  r.end_ms = GetInt(d, "end_ms");
+  r.bucket = GetStr(d, "bucket");
+  r.bucket_owner = GetStr(d, "bucket_owner");
+  r.key_prefix = GetStr(d, "key_prefix");
+  r.input_format = GetStr(d, "input_format");
+  r.compression = GetStr(d, "compression");
+  r.csv_delimiter = GetStr(d, "csv_delimiter");
+  if (auto it = d.FindMember("csv_headers"); it != d.MemberEnd() && it->value.IsArray()) {
+    for (const auto& h : it->value.GetArray()) {
+      if (h.IsString()) r.csv_headers.emplace_back(h.GetString(), h.GetStringLength());
+    }
+  }
+  r.client_token = GetStr(d, "client_token");
+  r.creation_parameters = GetStr(d, "creation_parameters");
+  r.processed_bytes = GetInt(d, "processed_bytes");
+  r.processed_items = GetInt(d, "processed_items");
+  r.imported_items = GetInt(d, "imported_items");
+  r.error_count = GetInt(d, "error_count");
+  r.failure_code = GetStr(d, "failure_code");
+  r.failure_message = GetStr(d, "failure_message");
+  if (r.id.empty() || r.import_arn.empty()) return Status(ErrorCode::kCorruption, "bad import record");
+  return r;
+}
+
+bool SafeLocation(std::string_view bucket, std::string_view prefix) {
+  if (bucket.empty() || bucket.find('/') != std::string_view::npos || bucket.find("..") != std::string_view::npos) {
+    return false;
+  }
+  size_t start = 0;
+  while (start <= prefix.size()) {
+    size_t end = prefix.find('/', start);
+    if (end == std::string_view::npos) end = prefix.size();
+    if (prefix.substr(start, end - start) == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+Status WriteExport(const std::string& root, ExportRecord& record, const LineSource& source) {
+  std::string base = JoinKey(record.prefix, "AWSDynamoDB/" + record.id);
+  fs::path bucket = fs::path(root) / record.bucket;
+  fs::path dir = bucket / base;
+  std::error_code ec;
+  fs::create_directories(dir / "data", ec);
+  if (ec) return Status::Io("cannot create " + (dir / "data").string() + ": " + ec.message());
+  MT_RETURN_IF_ERROR(WriteFile(dir / "_started", ""));
+
+  std::string manifest_files;
+  std::string lines;
+  int64_t in_file = 0;
+  auto flush = [&]() -> Status {
+    if (in_file == 0) return Status::Ok();
+    bool ion = record.format == "ION";
+    std::string gz = Gzip(ion ? std::string(kIonVersionMarker) + " " + lines : lines);
+    std::string key = base + "/data/" + RandomName() + (ion ? ".ion.gz" : ".json.gz");
+    MT_RETURN_IF_ERROR(WriteFile(bucket / key, gz));
+    std::string md5 = Md5(gz);
+    rapidjson::StringBuffer buffer;
+    Writer w(buffer);
+    w.StartObject();
+    Int(w, "itemCount", in_file);
+    Str(w, "md5Checksum", Base64Encode(md5));
+    Str(w, "etag", Hex(md5));
+    Str(w, "dataFileS3Key", key);
+    w.EndObject();
+    manifest_files.append(buffer.GetString(), buffer.GetSize());
+    manifest_files.push_back('\n');
+    lines.clear();
+    in_file = 0;
+    return Status::Ok();
+  };
+  MT_RETURN_IF_ERROR(source([&](std::string_view line, int64_t bytes) -> Status {
+    lines += line;
+    lines.push_back('\n');
+    record.item_count++;
+    record.billed_bytes += bytes;
+    if (++in_file >= kItemsPerDataFile) return flush();
+    return Status::Ok();
+  }));
+  MT_RETURN_IF_ERROR(flush());
+  std::string files_key = base + "/manifest-files.json";
+  MT_RETURN_IF_ERROR(WriteFile(bucket / files_key, manifest_files));
+  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-files.md5"), Base64Encode(Md5(manifest_files))));
+
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  Str(w, "version", "2020-06-30");
+  Str(w, "exportArn", record.export_arn);
+  Str(w, "startTime", Iso8601(record.start_ms));
+  Str(w, "endTime", Iso8601(record.end_ms));
+  Str(w, "tableArn", record.table_arn);
+  Str(w, "tableId", record.table_id);
+  Str(w, "exportTime", Iso8601(record.export_ms));
+  Str(w, "s3Bucket", record.bucket);
+  w.Key("s3Prefix");
+  if (record.prefix.empty())
+    w.Null();
+  else
+    w.String(record.prefix.c_str());
+  Str(w, "s3SseAlgorithm", record.sse_algorithm.empty() ? "AES256" : record.sse_algorithm);
+  w.Key("s3SseKmsKeyId");
+  if (record.sse_kms_key.empty())
+    w.Null();
+  else
+    w.String(record.sse_kms_key.c_str());
+  Str(w, "manifestFilesS3Key", files_key);
+  Int(w, "billedSizeBytes", record.billed_bytes);
+  Int(w, "itemCount", record.item_count);
+  Str(w, "outputFormat", record.format);
+  Str(w, "exportType", record.export_type);
+  if (record.export_type == "INCREMENTAL_EXPORT") {
+    Str(w, "exportFromTime", Iso8601(record.from_ms));
+    Str(w, "exportToTime", Iso8601(record.to_ms));
+    Str(w, "exportViewType", record.view_type);
+  }
+  w.EndObject();
+  std::string summary(buffer.GetString(), buffer.GetSize());
+  std::string summary_key = base + "/manifest-summary.json";
+  MT_RETURN_IF_ERROR(WriteFile(bucket / summary_key, summary));
+  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-summary.md5"), Base64Encode(Md5(summary))));
+  record.manifest = summary_key;
+  return Status::Ok();
+}
+
+Status ReadImport(const std::string& root, ImportRecord& record, const TableDescription& table,
+                  const std::function<Status(const Item&)>& item,
+                  const std::function<void(const std::string& where, const std::string& why)>& bad_line) {
+  fs::path bucket = fs::path(root) / record.bucket;
+  std::error_code ec;
+  if (!fs::is_directory(bucket, ec)) return Status::NotFound("The specified bucket does not exist");
+  std::vector<std::string> keys;
+  for (auto it = fs::recursive_directory_iterator(bucket, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    // Objects are regular files; a named pipe is read as one too (a stream fed by another program).
+    if (!it->is_regular_file() && !it->is_fifo()) continue;
+    std::string key = fs::relative(it->path(), bucket).generic_string();
+    if (key.compare(0, record.key_prefix.size(), record.key_prefix) == 0) keys.push_back(std::move(key));
+  }
+  if (ec) return Status::Io("cannot list " + bucket.string() + ": " + ec.message());
+  std::sort(keys.begin(), keys.end());
+  bool csv = record.input_format == "CSV";
+  char delimiter = record.csv_delimiter.empty() ? ',' : record.csv_delimiter[0];
+  std::vector<std::string> cells;
+  for (const auto& key : keys) {
+    std::vector<std::string> headers = record.csv_headers;
+    bool header_pending = csv && headers.empty();
+    bool zstd = record.compression == "ZSTD";
+    MT_RETURN_IF_ERROR(
+        ForEachLine(bucket / key, zstd, [&](std::string_view line, size_t number, size_t bytes) -> Status {
+          record.processed_bytes += static_cast<int64_t>(bytes);
+          if (line.empty()) return Status::Ok();
+          std::string where = key + ":" + std::to_string(number);
+          if (header_pending) {
+            header_pending = false;
+            if (!SplitCsv(line, delimiter, headers)) bad_line(where, "unterminated quoted header");
+            return Status::Ok();
+          }
+          record.processed_items++;
+          Result<Item> parsed = Status::Validation("");
+          if (csv) {
+            if (!SplitCsv(line, delimiter, cells)) {
+              parsed = Status::Validation("unterminated quoted value");
+            } else if (cells.size() > headers.size()) {
+              parsed = Status::Validation("more values than headers");
+            } else {
+              Item built;
+              Status st;
+              for (size_t i = 0; i < cells.size() && st.ok(); ++i) {
+                if (cells[i].empty()) continue;
+                auto type = table.AttributeType(headers[i]);
+                bool key_attribute = false;
+                for (const auto& k : table.key_schema) key_attribute |= k.name == headers[i];
+                auto value = TypedCell(cells[i], key_attribute && type ? *type : AttrType::kS);
+                if (!value.ok())
+                  st = value.status();
+                else
+                  built[headers[i]] = std::move(*value);
+              }
+              parsed = st.ok() ? Result<Item>(std::move(built)) : Result<Item>(st);
+            }
+          } else if (record.input_format == "ION") {
+            parsed = IonItemFromLine(line);
+            if (!parsed.ok() && parsed.status().code() == ErrorCode::kResourceNotFound) {
+              record.processed_items--;  // only the version marker
+              return Status::Ok();
+            }
+          } else {
+            parsed = ItemFromLine(line);
+          }
+          Status valid = parsed.ok() ? table::ValidateItemKeys(table, *parsed) : parsed.status();
+          if (valid.ok() && ItemSize(*parsed) > 409600)
+            valid = Status::Validation("Item size has exceeded the maximum allowed size");
+          if (!valid.ok()) {
+            record.error_count++;
+            bad_line(where, valid.message());
+            return Status::Ok();
+          }
+          MT_RETURN_IF_ERROR(item(*parsed));
+          record.imported_items++;
+          return Status::Ok();
+        }));
+  }
+  return Status::Ok();
+}
+
+}  // namespace monotable::backup

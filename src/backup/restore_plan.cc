@@ -1,0 +1,113 @@
+#include "backup/restore_plan.h"
+
+#include <algorithm>
+#include <set>
+
+namespace monotable::backup {
+namespace {
+
+Status Invalid(const std::string& m) { return Status::Validation("One or more parameter values were invalid: " + m); }
+
+bool SameKeys(const std::vector<KeyElement>& a, const std::vector<KeyElement>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].role != b[i].role) return false;
+  }
+  return true;
+}
+
+Result<std::vector<IndexDescription>> PickIndexes(const std::vector<IndexDescription>& source,
+                                                  const std::vector<IndexDescription>& wanted, bool global) {
+  std::vector<IndexDescription> out;
+  std::set<std::string> seen;
+  for (const auto& w : wanted) {
+    auto it = std::find_if(source.begin(), source.end(), [&](const IndexDescription& s) { return s.name == w.name; });
+    if (it == source.end()) {
+      return Invalid(std::string(global ? "Global" : "Local") + " secondary index " + w.name +
+                     " does not exist in the source table");
+    }
+    if (!SameKeys(it->key_schema, w.key_schema)) {
+      return Invalid("The key schema of index " + w.name + " does not match the source table's index");
+    }
+    if (!seen.insert(w.name).second) return Invalid("Duplicate index name: " + w.name);
+    IndexDescription index = *it;
+    index.projection = w.projection;
+    if (w.throughput.read_units > 0) index.throughput = w.throughput;
+    index.status = "ACTIVE";
+    index.backfilling = false;
+    out.push_back(std::move(index));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<TableDescription> PlanRestore(const TableDescription& source, const std::string& target_name,
+                                     const RestoreOverrides& overrides) {
+  TableDescription t;
+  t.name = target_name;
+  t.key_schema = source.key_schema;
+  t.billing_mode = overrides.billing_mode.value_or(source.billing_mode);
+  t.billing_mode_given = true;
+  t.table_class = source.table_class;
+  t.throughput = source.throughput;
+  t.throughput.last_increase = t.throughput.last_decrease = 0;
+  t.throughput.decreases_today = 0;
+  bool on_demand = t.billing_mode == BillingMode::kPayPerRequest;
+  if (overrides.throughput) {
+    if (on_demand) {
+      return Invalid(
+          "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    t.throughput.read_units = overrides.throughput->read_units;
+    t.throughput.write_units = overrides.throughput->write_units;
+  }
+  if (!on_demand && (t.throughput.read_units <= 0 || t.throughput.write_units <= 0)) {
+    return Invalid("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+  }
+  if (on_demand) t.throughput.read_units = t.throughput.write_units = 0;
+
+  if (overrides.global_indexes) {
+    MT_ASSIGN_OR_RETURN(t.global_indexes, PickIndexes(source.global_indexes, *overrides.global_indexes, true));
+  } else {
+    t.global_indexes = source.global_indexes;
+  }
+  if (overrides.local_indexes) {
+    MT_ASSIGN_OR_RETURN(t.local_indexes, PickIndexes(source.local_indexes, *overrides.local_indexes, false));
+  } else {
+    t.local_indexes = source.local_indexes;
+  }
+  for (auto& index : t.global_indexes) {
+    index.status = "ACTIVE";
+    index.backfilling = false;
+    if (on_demand) {
+      index.throughput = {};
+    } else if (index.throughput.read_units <= 0 || index.throughput.write_units <= 0) {
+      // An on-demand source's indexes take the table's throughput when restored as PROVISIONED.
+      index.throughput.read_units = t.throughput.read_units;
+      index.throughput.write_units = t.throughput.write_units;
+    }
+  }
+  std::set<std::string> used;
+  for (const auto& k : t.key_schema) used.insert(k.name);
+  for (const auto* list : {&t.global_indexes, &t.local_indexes}) {
+    for (const auto& index : *list) {
+      for (const auto& k : index.key_schema) used.insert(k.name);
+    }
+  }
+  for (const auto& d : source.attribute_definitions) {
+    if (used.count(d.name)) t.attribute_definitions.push_back(d);
+  }
+  if (overrides.sse_enabled) {
+    t.sse_enabled = *overrides.sse_enabled;
+    t.sse_type = t.sse_enabled ? "KMS" : "";
+    t.kms_master_key = t.sse_enabled ? overrides.kms_master_key : "";
+  } else {
+    t.sse_enabled = source.sse_enabled;
+    t.sse_type = source.sse_type;
+    t.kms_master_key = source.kms_master_key;
+  }
+  return t;
+}
+
+}  // namespace monotable::backup
