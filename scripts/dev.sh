@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 DEBIAN_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
-  librocksdb-dev libboost-dev libboost-system-dev rapidjson-dev libyaml-cpp-dev zlib1g-dev libdeflate-dev libssl-dev libmimalloc-dev
+  librocksdb-dev libboost-dev libboost-system-dev rapidjson-dev libyaml-cpp-dev zlib1g-dev libdeflate-dev libzstd-dev libssl-dev libmimalloc-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-boto3 python3-pytest python3-yaml python3-jsonschema awscli curl
   clang-14 libclang-rt-14-dev
