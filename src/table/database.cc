@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdio>
 
+#include "engine/ordered_store.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/index_entries.h"
@@ -38,7 +39,9 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
 }
 
 Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
-    : engine_(std::move(engine)), catalog_(*engine_), streams_(*engine_, clock), ttl_(*engine_, catalog_, streams_, clock) {
+    : engine_(std::move(engine)),
+      store_(engine::NewOrderedStore(*engine_)),
+      catalog_(*engine_), streams_(*engine_, clock), ttl_(*engine_, catalog_, streams_, clock) {
   catalog_.SetChangeListener(
       [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
 }

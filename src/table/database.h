@@ -85,6 +85,9 @@ class Database {
   TtlWorker& ttl() { return ttl_; }
   const DatabaseOptions& options() const { return options_; }
   engine::Engine& engine() { return *engine_; }
+  // The partition-scoped interface of the same engine (engine.h, part 1): what reads and writes
+  // are being moved onto (issue #45); Query and Scan already go through it.
+  engine::PartitionStore& store() { return *store_; }
 
   // The table, or ResourceNotFoundException "Requested resource not found".
   Result<std::shared_ptr<const TableHandle>> Table(std::string_view name) const;
@@ -102,6 +105,7 @@ class Database {
 
   DatabaseOptions options_;
   std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<engine::PartitionStore> store_;
   Throughput throughput_;
   Catalog catalog_;
   StreamCatalog streams_;
