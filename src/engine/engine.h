@@ -34,7 +34,8 @@
 //   concatenated (unambiguous because ids are prefix-free) and starting at the first such key
 //   >= `lower`, stopping before `upper` (empty: the keyspace's end). A store without ordered
 //   listing serves it from its directory of partitions; parallel Scan segments are hash ranges.
-// - DropKeyspace() removes every item and log record of a keyspace; it is not serialized against
+// - ApproximateBytes() estimates a partition's stored size (LSI item collections; no item need be
+//   read). DropKeyspace() removes every item and log record of a keyspace; it is not serialized against
 //   concurrent commits to it (the table layer keeps writes out of a keyspace it drops).
 // - Visitors receive views valid only during the call. All methods are thread-safe. Backend
 //   failures surface as kIo / kCorruption; kGuardFailed is the only retryable answer.
@@ -226,6 +227,8 @@ class PartitionStore {
   [[nodiscard]] virtual Status ScanLogs(uint32_t keyspace, const LoggedPartitionVisitor& visit) = 0;
 
   [[nodiscard]] virtual Status DropKeyspace(uint32_t keyspace) = 0;
+  // Approximate bytes a partition's items take (sizes the API reports only as estimates).
+  virtual uint64_t ApproximateBytes(PartitionRef partition) = 0;
   virtual std::string Name() const = 0;
 };
 

@@ -197,6 +197,11 @@ class OrderedStore final : public PartitionStore {
     return Status::Ok();
   }
 
+  uint64_t ApproximateBytes(PartitionRef p) override {
+    std::string prefix = ItemPrefix(p);
+    return engine_.ApproximateSize(prefix, Successor(prefix));
+  }
+
   std::string Name() const override { return engine_.Name(); }
 
  private:

@@ -231,6 +231,16 @@ class PartitionedStore final : public PartitionStore {
     return decision.after;
   }
 
+  uint64_t ApproximateBytes(PartitionRef p) override {
+    if (!state_->Alive(generation_).ok()) return 0;
+    auto part = state_->Find(p);
+    if (!part) return 0;
+    std::lock_guard lock(part->mu);
+    uint64_t total = 0;
+    for (const auto& [k, v] : part->items) total += k.size() + v.size();
+    return total;
+  }
+
   std::string Name() const override { return "partitioned"; }
 
  private:
