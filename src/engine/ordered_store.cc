@@ -54,9 +54,7 @@ class OrderedStore final : public PartitionStore {
   explicit OrderedStore(Engine& engine) : engine_(engine) {}
 
   Result<std::optional<std::string>> Get(PartitionRef p, std::string_view sort_key) override {
-    std::string key = ItemPrefix(p);
-    key.append(sort_key);
-    return engine_.Get(key);
+    return engine_.Get(PointKey(p, sort_key));
   }
 
   Status ReadRange(PartitionRef p, const SortRange& range, const EntryVisitor& visit) override {
@@ -84,9 +82,7 @@ class OrderedStore final : public PartitionStore {
   }
 
   uint64_t ReadToken(PartitionRef p, std::string_view sort_key) override {
-    std::string key = ItemPrefix(p);
-    key.append(sort_key);
-    return engine_.ReadToken(key);
+    return engine_.ReadToken(PointKey(p, sort_key));
   }
 
   Result<CommitOutcome> Commit(PartitionRef p, PartitionWrite write) override {
@@ -205,6 +201,17 @@ class OrderedStore final : public PartitionStore {
   std::string Name() const override { return engine_.Name(); }
 
  private:
+  // The engine key of one item, built in a per-thread buffer: point reads allocate nothing
+  // beyond what the engine does (the view is valid until the thread's next call).
+  static std::string_view PointKey(PartitionRef p, std::string_view sort_key) {
+    thread_local std::string key;
+    key.clear();
+    Append32(p.keyspace, key);
+    key.append(p.id);
+    key.append(sort_key);
+    return key;
+  }
+
   std::mutex& StripeOf(PartitionRef p) {
     size_t h = std::hash<std::string_view>{}(p.id) ^ (static_cast<size_t>(p.keyspace) * 0x9e3779b97f4a7c15ULL);
     return stripes_[h % stripes_.size()].mu;

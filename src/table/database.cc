@@ -87,7 +87,17 @@ Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name
 }
 
 Result<std::optional<std::string>> Database::GetRecord(const TableHandle& table, const Item& key) {
-  return engine_->Get(ItemKeyOf(*table.description, key));
+  // One buffer holds the partition id ([hash][partition key component]) and the sort key.
+  const TableDescription& desc = *table.description;
+  const AttributeValue& hash = key.find(desc.hash_key())->second;
+  std::string buffer;
+  buffer.reserve(32);
+  AppendBigEndian64(PartitionHash(hash), buffer);
+  AppendKeyComponent(hash, buffer);
+  const size_t partition_bytes = buffer.size();
+  if (const std::string* range_name = desc.range_key()) AppendKeyComponent(key.find(*range_name)->second, buffer);
+  std::string_view all(buffer);
+  return store_->Get({desc.key_prefix, all.substr(0, partition_bytes)}, all.substr(partition_bytes));
 }
 
 Result<std::optional<Item>> Database::GetItem(const TableHandle& table, const Item& key) {
