@@ -12,6 +12,25 @@
 // - Destroying the Database is a clean shutdown: no request may still be using it.
 // - Reads (GetItem) are served from the latest committed state; every committed write is visible
 //   to every later read, so eventually and strongly consistent reads behave alike here.
+//
+// Storage (issue #45, in progress): GetItem, Query, Scan, item collection sizes and the streams'
+// reads, trims and records already go through the partition contract (store(), engine.h part 1).
+// Item writes, transactions, the catalog, TTL, index backfills and idempotency records still
+// commit engine batches that may span partitions (engine()); only the embedded engines run a
+// Database until they move (change-log appliers, the transaction ledger).
+//
+// Per-server state (held in this process, not in the engine; what a shared engine must replace or
+// invalidate):
+// - Catalog: the published table map (a cache of the records in the system key space) and each
+//   table's live statistics (item count, bytes: counters updated by this process's writes, saved
+//   at a clean shutdown). Another server's writes or DDL are not seen until a reload.
+// - StreamCatalog: each stream's sequence allocator (next number, watermark of settled ones).
+// - Throughput: the simulated capacity buckets (per table / index / partition): local by design.
+// - IdempotencyCache (txn): running tokens and a cache of finished ones, in front of the engine's
+//   token records; the in-progress check is local.
+// - TtlWorker and IndexBuilder: background jobs of this process; no lease, so every server would
+//   run them.
+// - TableGate: a table's drop lock, local to the process.
 #pragma once
 
 #include <functional>
