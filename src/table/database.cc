@@ -41,7 +41,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
 Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
     : engine_(std::move(engine)),
       store_(engine::NewOrderedStore(*engine_)),
-      catalog_(*engine_), streams_(*store_, clock), ttl_(*engine_, catalog_, streams_, clock) {
+      catalog_(*engine_, *store_), streams_(*store_, clock), ttl_(*engine_, catalog_, streams_, clock) {
   catalog_.SetChangeListener(
       [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
 }
