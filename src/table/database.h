@@ -13,11 +13,13 @@
 // - Reads (GetItem) are served from the latest committed state; every committed write is visible
 //   to every later read, so eventually and strongly consistent reads behave alike here.
 //
-// Storage (issue #45, in progress): GetItem, Query, Scan, item collection sizes and the streams'
-// reads, trims and records already go through the partition contract (store(), engine.h part 1).
-// Item writes, transactions, the catalog, TTL, index backfills and idempotency records still
-// commit engine batches that may span partitions (engine()); only the embedded engines run a
-// Database until they move (change-log appliers, the transaction ledger).
+// Storage (issue #45, in progress): GetItem, Query, Scan, item collection sizes, the streams'
+// reads, trims and records, and the catalog (with its version) go through the partition contract
+// (store(), engine.h part 1). Item writes (single, batch, transactions), TTL deletions, index
+// backfills and idempotency records still commit engine batches that may span partitions, and
+// the catalog's statistics walk and TransactGetItems read an engine snapshot (engine()); only
+// the embedded engines run a Database until they move (change-log appliers, the transaction
+// ledger).
 //
 // Per-server state (held in this process, not in the engine; what a shared engine must replace or
 // invalidate):
