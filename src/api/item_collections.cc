@@ -64,7 +64,7 @@ table::ApplyFn LimitItemCollection(table::Database& db, const table::TableHandle
     size_t old_size = existing ? ItemSize(*existing) : 0;
     size_t new_size = ItemSize(*next);
     if (new_size <= old_size) return next;
-    if (!*estimate) *estimate = table::EstimateItemCollectionBytes(db.engine(), desc, value);
+    if (!*estimate) *estimate = table::EstimateItemCollectionBytes(db.store(), desc, value);
     if (**estimate + (new_size - old_size) > ItemCollectionLimitBytes()) {
       return Status(ErrorCode::kItemCollectionSizeLimitExceeded, "Item collection size limit exceeded");
     }
@@ -86,7 +86,7 @@ void WriteItemCollectionMetrics(OperationContext& ctx, const table::TableHandle&
   if (!partition) return;
   ctx.out.Key("ItemCollectionMetrics");
   WriteMetrics(ctx.out, CollectionKey(desc, *partition),
-               table::EstimateItemCollectionBytes(ctx.db.engine(), desc, *partition));
+               table::EstimateItemCollectionBytes(ctx.db.store(), desc, *partition));
 }
 
 ItemCollectionMetricsByTable::ItemCollectionMetricsByTable(const rapidjson::Value& request)
@@ -97,7 +97,7 @@ void ItemCollectionMetricsByTable::Add(table::Database& db, const table::TableHa
   if (!wanted_ || desc.local_indexes.empty()) return;
   const AttributeValue* partition = PartitionValue(desc, key);
   if (!partition) return;
-  uint64_t bytes = table::EstimateItemCollectionBytes(db.engine(), desc, *partition);
+  uint64_t bytes = table::EstimateItemCollectionBytes(db.store(), desc, *partition);
   for (auto& [name, entries] : tables_) {
     if (name == desc.name) {
       entries.emplace_back(CollectionKey(desc, *partition), bytes);

@@ -1,5 +1,46 @@
-// Engine: the storage interface every backend implements (RocksDB, in-memory, later distributed).
+// Engine: the storage contract every backend keeps (RocksDB, in-memory, the partitioned test
+// engine, later Ceph RADOS), in (keyspace, partition, sort key) terms. Part 1 below is the contract
+// of PartitionStore, the interface the layers above the engine are written against; part 2 is the
+// ordered byte-key Engine the embedded backends (memory, RocksDB) implement underneath it
+// (engine/ordered_store.h adapts one to the other).
 //
+// Part 1: PartitionStore (what a distributed store can keep).
+// - Addresses. A key is (keyspace u32, partition id, sort key). A partition id is an opaque byte
+//   string that starts with the partition's 64-bit hash (big-endian), so ordering partition ids
+//   bytewise is hash order; within one keyspace no partition id is a prefix of another (the table
+//   layer's ids, [hash u64][key component], are self-delimiting). Sort keys are ordered bytewise
+//   inside their partition. Keyspaces >= kReservedKeyspaces are the engine's own.
+// - The unit of atomicity is ONE partition. Commit(partition, write) checks every guard against
+//   the partition's latest state (the current value equals `expected`; nullopt: absent), applies
+//   every mutation and appends every `log` record to that partition's change log, all as one unit,
+//   or does nothing and answers kGuardFailed. It is serialized against every other Commit and
+//   TrimLog of the same partition; commits of different partitions never wait for one another,
+//   and nothing is atomic across partitions: a caller that writes two partitions writes them one
+//   after the other and must survive stopping between the two (recovery from the change log, or
+//   the transaction ledger of src/txn). OK means durable as the backend defines it (log rounds
+//   below for the embedded engines).
+// - The change log of a partition: records appended by commits, numbered 1, 2, 3... per
+//   partition in commit order, never reused, even after trimming. ReadLog() returns records after
+//   a position in order; TrimLog(through) drops records <= through (the position, i.e. the next
+//   number, survives). ScanLogs() walks every partition of a keyspace that holds untrimmed records
+//   (recovery of appliers); only partitions with records cost anything.
+// - Reads. Get() reads one sort key; ReadRange() visits the sort keys of one partition in
+//   [lower, upper) (empty upper: to the partition's end), forward or backward, from a consistent
+//   view of that partition, until the visitor returns false. There is no snapshot across
+//   partitions.
+// - The partition directory. ScanKeyspace() visits the items of a keyspace partition by partition
+//   in hash order (each partition whole and in sort order, each from a consistent view of that
+//   partition; no view across partitions), reporting the key as partition id + sort key
+//   concatenated (unambiguous because ids are prefix-free) and starting at the first such key
+//   >= `lower`, stopping before `upper` (empty: the keyspace's end). A store without ordered
+//   listing serves it from its directory of partitions; parallel Scan segments are hash ranges.
+// - ApproximateBytes() estimates a partition's stored size (LSI item collections; no item need be
+//   read). DropKeyspace() removes every item and log record of a keyspace; it is not serialized against
+//   concurrent commits to it (the table layer keeps writes out of a keyspace it drops).
+// - Visitors receive views valid only during the call. All methods are thread-safe. Backend
+//   failures surface as kIo / kCorruption; kGuardFailed is the only retryable answer.
+//
+// Part 2: the ordered byte-key Engine of the embedded backends.
 // Contract:
 // - Keys and values are opaque byte strings ordered bytewise (memcmp, shorter prefix first). The
 //   table layer builds partition-first, order-preserving keys; nothing here knows about items.
@@ -40,6 +81,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,6 +167,69 @@ class Engine {
   // such writes off threads that must stay responsive (the HTTP server's I/O threads). A hint,
   // updated as the condition changes; false when the backend never stalls.
   virtual bool WritesStalled() const { return false; }
+};
+
+// ---- Part 1: PartitionStore ----
+
+// Keyspaces from here up are the engine's own (an ordered backend keeps change logs there).
+constexpr uint32_t kReservedKeyspaces = 0xFFFFFF00u;
+
+// One partition: a keyspace and a partition id (see the contract). Views: the caller keeps the bytes.
+struct PartitionRef {
+  uint32_t keyspace = 0;
+  std::string_view id;
+};
+
+struct PartitionWrite {
+  std::vector<Guard> guards;        // keys are sort keys of the partition
+  std::vector<Mutation> mutations;  // keys are sort keys of the partition
+  std::vector<std::string> log;     // appended to the partition's change log, in order
+};
+
+// What a successful Commit() assigned: the number of the first record of `log` (the others
+// follow consecutively); 0 when the write appended none.
+struct CommitOutcome {
+  uint64_t first_log_position = 0;
+};
+
+// Bounds of a ReadRange: sort keys in [lower, upper); an empty `upper` is the partition's end.
+struct SortRange {
+  std::string_view lower;
+  std::string_view upper;
+  bool forward = true;
+};
+
+// Visitors answer false to stop. Views are valid only during the call.
+using EntryVisitor = std::function<bool(std::string_view key, std::string_view value)>;
+using LogVisitor = std::function<bool(uint64_t position, std::string_view record)>;
+using LoggedPartitionVisitor = std::function<bool(std::string_view partition_id, uint64_t first_position)>;
+
+class PartitionStore {
+ public:
+  virtual ~PartitionStore() = default;
+
+  virtual Result<std::optional<std::string>> Get(PartitionRef partition, std::string_view sort_key) = 0;
+  [[nodiscard]] virtual Status ReadRange(PartitionRef partition, const SortRange& range,
+                                         const EntryVisitor& visit) = 0;
+  // kGuardFailed when a guard does not hold (nothing applied, nothing appended). The write is
+  // taken by value so a backend may re-key it in place (callers move it in).
+  virtual Result<CommitOutcome> Commit(PartitionRef partition, PartitionWrite write) = 0;
+  // A token for a guard's read_token (taken before reading its expected value); 0: none.
+  virtual uint64_t ReadToken(PartitionRef partition, std::string_view sort_key) { return 0; }
+
+  // The directory walk: items of `keyspace` with partition id + sort key in [lower, upper).
+  [[nodiscard]] virtual Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,
+                                            const EntryVisitor& visit) = 0;
+
+  [[nodiscard]] virtual Status ReadLog(PartitionRef partition, uint64_t after, const LogVisitor& visit) = 0;
+  [[nodiscard]] virtual Status TrimLog(PartitionRef partition, uint64_t through) = 0;
+  // Partitions of `keyspace` holding untrimmed log records, with their first record's position.
+  [[nodiscard]] virtual Status ScanLogs(uint32_t keyspace, const LoggedPartitionVisitor& visit) = 0;
+
+  [[nodiscard]] virtual Status DropKeyspace(uint32_t keyspace) = 0;
+  // Approximate bytes a partition's items take (sizes the API reports only as estimates).
+  virtual uint64_t ApproximateBytes(PartitionRef partition) = 0;
+  virtual std::string Name() const = 0;
 };
 
 Result<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options);

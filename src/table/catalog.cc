@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <random>
 
+#include "engine/ordered_store.h"
 #include "model/item_codec.h"
 #include "table/description_codec.h"
 #include "table/keys.h"
@@ -12,25 +13,27 @@
 namespace monotable::table {
 namespace {
 
-// System key space layout: [0000]['T'][name] -> description JSON; [0000]['P'] -> next key prefix;
-// [0000]['C'] -> the tables' statistics as a clean shutdown left them (SaveStatistics).
+// The system partition (key space 0, partition id ""), by sort key: ['T'][name] -> description
+// JSON; ['P'] -> next key prefix; ['C'] -> the tables' statistics as a clean shutdown left them
+// (SaveStatistics); ['V'] -> the catalog version (u64 BE). In the ordered layout these are the
+// engine keys [0000]['T'][name] etc., as they always were.
+constexpr engine::PartitionRef kSystemPartition{kSystemKeyPrefix, ""};
+
 std::string TableRecordKey(std::string_view name) {
-  std::string key = PrefixBytes(kSystemKeyPrefix);
-  key.push_back('T');
+  std::string key(1, 'T');
   key.append(name);
   return key;
 }
 
-std::string NextPrefixKey() {
-  std::string key = PrefixBytes(kSystemKeyPrefix);
-  key.push_back('P');
-  return key;
-}
+std::string NextPrefixKey() { return "P"; }
+std::string SavedStatisticsKey() { return "C"; }
+std::string VersionKey() { return "V"; }
 
-std::string SavedStatisticsKey() {
-  std::string key = PrefixBytes(kSystemKeyPrefix);
-  key.push_back('C');
-  return key;
+std::optional<std::string> EncodeVersion(uint64_t version) {
+  if (version == 0) return std::nullopt;  // no change yet: no record
+  std::string out;
+  AppendBigEndian64(version, out);
+  return out;
 }
 
 // The saved statistics: a version byte, then for each table its key prefix (u32), item count and
@@ -113,13 +116,15 @@ Status Catalog::Load() {
   // Statistics a clean shutdown saved hold only until the next item write, so the record goes in
   // the first write after it is read: any later write that survives a crash comes after that
   // deletion in the log, and the next Load after such a crash walks the tables instead.
-  MT_ASSIGN_OR_RETURN(auto record, engine_.Get(SavedStatisticsKey()));
+  MT_ASSIGN_OR_RETURN(auto record, store_.Get(kSystemPartition, SavedStatisticsKey()));
   std::map<uint32_t, SavedStatistics> saved = DecodeSavedStatistics(record);
   if (record) {
-    engine::WriteBatch batch;
-    batch.mutations.push_back({SavedStatisticsKey(), std::nullopt});
-    MT_RETURN_IF_ERROR(engine_.Commit(batch));
+    engine::PartitionWrite write;
+    write.mutations.push_back({SavedStatisticsKey(), std::nullopt});
+    MT_RETURN_IF_ERROR(store_.Commit(kSystemPartition, std::move(write)).status());
   }
+  MT_ASSIGN_OR_RETURN(auto version, store_.Get(kSystemPartition, VersionKey()));
+  version_.store(version && version->size() == 8 ? ReadBigEndian(*version) : 0, std::memory_order_release);
   // Tables without saved figures are walked as of this snapshot, taken before any item write:
   // the writes after it add their own changes to the same figures, so walk + writes is exact
   // whenever the walk ends. The first kSynchronousCountItems items are walked here; the rest in
@@ -128,12 +133,13 @@ Status Catalog::Load() {
   uint64_t budget = kSynchronousCountItems;
   std::vector<PendingCount> pending;
   auto tables = std::make_shared<TableMap>();
-  std::string lower = TableRecordKey("");
-  std::string upper = lower;
-  upper.back() = 'T' + 1;
-  auto it = engine_.NewIterator(lower, upper);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    MT_ASSIGN_OR_RETURN(TableDescription description, DecodeDescription(it->value()));
+  std::vector<std::string> records;
+  MT_RETURN_IF_ERROR(store_.ReadRange(kSystemPartition, {"T", "U", true}, [&](std::string_view, std::string_view v) {
+    records.emplace_back(v);
+    return true;
+  }));
+  for (const std::string& record_json : records) {
+    MT_ASSIGN_OR_RETURN(TableDescription description, DecodeDescription(record_json));
     auto handle = std::make_shared<TableHandle>();
     handle->stats = std::make_shared<TableStats>();
     handle->gate = std::make_shared<TableGate>();
@@ -153,7 +159,6 @@ Status Catalog::Load() {
     handle->description = std::make_shared<const TableDescription>(std::move(description));
     tables->emplace(std::move(name), std::move(handle));
   }
-  MT_RETURN_IF_ERROR(it->status());
   Publish(std::move(tables));
   if (!pending.empty()) {
     counter_ = std::jthread([this, snapshot, pending = std::move(pending)](std::stop_token stop) {
@@ -176,7 +181,29 @@ std::atomic<uint64_t> next_catalog_instance{1};
 }  // namespace
 
 Catalog::Catalog(engine::Engine& engine)
-    : engine_(engine), instance_(next_catalog_instance.fetch_add(1, std::memory_order_relaxed)) {}
+    : owned_store_(engine::NewOrderedStore(engine)),
+      engine_(engine),
+      store_(*owned_store_),
+      instance_(next_catalog_instance.fetch_add(1, std::memory_order_relaxed)) {}
+
+Catalog::Catalog(engine::Engine& engine, engine::PartitionStore& store)
+    : engine_(engine), store_(store), instance_(next_catalog_instance.fetch_add(1, std::memory_order_relaxed)) {}
+
+Status Catalog::CommitRecord(std::string key, std::optional<std::string> value) {
+  const uint64_t current = version_.load(std::memory_order_acquire);
+  engine::PartitionWrite write;
+  write.guards.push_back({VersionKey(), EncodeVersion(current)});
+  write.mutations.push_back({std::move(key), std::move(value)});
+  write.mutations.push_back({VersionKey(), EncodeVersion(current + 1)});
+  auto committed = store_.Commit(kSystemPartition, std::move(write));
+  if (committed.status().code() == ErrorCode::kGuardFailed) {
+    // Only a writer outside this process's control lock can have moved the version.
+    return Status::Internal("the catalog was changed by another writer; reload it");
+  }
+  MT_RETURN_IF_ERROR(committed.status());
+  version_.store(current + 1, std::memory_order_release);
+  return Status::Ok();
+}
 
 
 void Catalog::WaitCounted() {
@@ -196,9 +223,9 @@ Status Catalog::SaveStatistics() {
     AppendBigEndian64(static_cast<uint64_t>(handle->stats->item_count.load()), record);
     AppendBigEndian64(static_cast<uint64_t>(handle->stats->size_bytes.load()), record);
   }
-  engine::WriteBatch batch;
-  batch.mutations.push_back({SavedStatisticsKey(), std::move(record)});
-  return engine_.Commit(batch);
+  engine::PartitionWrite write;
+  write.mutations.push_back({SavedStatisticsKey(), std::move(record)});
+  return store_.Commit(kSystemPartition, std::move(write)).status();
 }
 
 std::shared_ptr<const TableHandle> Catalog::Find(std::string_view name) const {
@@ -232,13 +259,11 @@ std::vector<std::string> Catalog::Names() const {
 }
 
 Status Catalog::Persist(const TableDescription& table) {
-  engine::WriteBatch batch;
-  batch.mutations.push_back({TableRecordKey(table.name), EncodeDescription(table)});
-  return engine_.Commit(batch);
+  return CommitRecord(TableRecordKey(table.name), EncodeDescription(table));
 }
 
 Result<uint32_t> Catalog::AllocateKeyPrefixes(uint32_t count) {
-  MT_ASSIGN_OR_RETURN(auto current, engine_.Get(NextPrefixKey()));
+  MT_ASSIGN_OR_RETURN(auto current, store_.Get(kSystemPartition, NextPrefixKey()));
   uint32_t next = 1;
   if (current && current->size() == 4) {
     next = 0;
@@ -246,10 +271,10 @@ Result<uint32_t> Catalog::AllocateKeyPrefixes(uint32_t count) {
   }
   std::string updated;
   AppendBigEndian32(next + count, updated);
-  engine::WriteBatch batch;
-  batch.guards.push_back({NextPrefixKey(), current});
-  batch.mutations.push_back({NextPrefixKey(), updated});
-  MT_RETURN_IF_ERROR(engine_.Commit(batch));
+  engine::PartitionWrite write;
+  write.guards.push_back({NextPrefixKey(), current});
+  write.mutations.push_back({NextPrefixKey(), updated});
+  MT_RETURN_IF_ERROR(store_.Commit(kSystemPartition, std::move(write)).status());
   return next;
 }
 
@@ -344,17 +369,12 @@ Result<TableDescription> Catalog::Drop(std::string_view name) {
     std::unique_lock gate(existing->gate->mutex);
     existing->gate->dropped = true;
   }
-  engine::WriteBatch batch;
-  batch.mutations.push_back({TableRecordKey(table.name), std::nullopt});
-  if (Status st = engine_.Commit(batch); !st.ok()) {
+  if (Status st = CommitRecord(TableRecordKey(table.name), std::nullopt); !st.ok()) {
     std::unique_lock gate(existing->gate->mutex);
     existing->gate->dropped = false;  // the table stays
     return st;
   }
-  auto drop_space = [&](uint32_t prefix) {
-    auto [first, last] = KeySpaceRange(prefix);
-    return engine_.DeleteRange(first, last);
-  };
+  auto drop_space = [&](uint32_t prefix) { return store_.DropKeyspace(prefix); };
   MT_RETURN_IF_ERROR(drop_space(table.key_prefix));
   for (const auto& index : table.global_indexes) MT_RETURN_IF_ERROR(drop_space(index.key_prefix));
   for (const auto& index : table.local_indexes) MT_RETURN_IF_ERROR(drop_space(index.key_prefix));

@@ -15,6 +15,12 @@
 // - Each table carries live statistics (item count, bytes) maintained by the write path; a clean
 //   shutdown saves them so that the next start need not walk every table to count its items
 //   (after a crash it does, beyond the first kSynchronousCountItems items in the background).
+// - Storage goes through the partition contract (engine.h): every record lives in the system
+//   partition (key space 0, partition id ""), each change is one partition commit, and the table
+//   record changes are ordered by the catalog version (version(); a change guarded by the version
+//   it replaces fails rather than overwrite a change made by another writer sharing the engine).
+//   Dropping a table drops its key spaces (PartitionStore::DropKeyspace). The one exception: the
+//   statistics walk after a crash reads one engine snapshot of the table's key space (engine()).
 // - Enabling a stream (a new stream label) assigns the stream a fresh key space
 //   (StreamSettings::key_prefix). The change listener hears of every published change (before is
 //   null for a created table, after is null for a dropped one), under the control-plane lock.
@@ -56,7 +62,15 @@ struct TableHandle {
 
 class Catalog {
  public:
+  // Over an ordered engine (an adapter of its own for the partition contract), or over an engine
+  // and the store the Database serves from.
   explicit Catalog(engine::Engine& engine);
+  Catalog(engine::Engine& engine, engine::PartitionStore& store);
+
+  // The catalog version: bumped by every table record change (Create, Update/Modify, Drop), in
+  // the same partition commit, guarded by the version it replaces. What this process last wrote
+  // or loaded; 0 before the first change.
+  uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
   // At most this many items are walked by Load() itself; the rest in the background.
   static constexpr uint64_t kSynchronousCountItems = 20000;
@@ -99,6 +113,8 @@ class Catalog {
   using TableMap = std::map<std::string, std::shared_ptr<const TableHandle>, std::less<>>;
 
   Status Persist(const TableDescription& table);
+  // Writes (or deletes, nullopt) one record of the system partition with the version bump.
+  Status CommitRecord(std::string key, std::optional<std::string> value);
   Result<std::shared_ptr<const TableHandle>> UpdateLocked(const TableDescription& table);
   void Notify(const TableDescription* before, const TableDescription* after) {
     if (listener_) listener_(before, after);
@@ -117,7 +133,10 @@ class Catalog {
     std::string from, upper;
   };
 
-  engine::Engine& engine_;
+  std::unique_ptr<engine::PartitionStore> owned_store_;  // when built over an engine alone
+  engine::Engine& engine_;  // the statistics walk's snapshot (CountItems) only
+  engine::PartitionStore& store_;
+  std::atomic<uint64_t> version_{0};
   std::mutex control_mutex_;
   ChangeListener listener_;
   // Publish() replaces tables_ and bumps generation_ under the exclusive lock; a thread whose copy

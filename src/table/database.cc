@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdio>
 
+#include "engine/ordered_store.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/index_entries.h"
@@ -38,7 +39,9 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
 }
 
 Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
-    : engine_(std::move(engine)), catalog_(*engine_), streams_(*engine_, clock), ttl_(*engine_, catalog_, streams_, clock) {
+    : engine_(std::move(engine)),
+      store_(engine::NewOrderedStore(*engine_)),
+      catalog_(*engine_, *store_), streams_(*store_, clock), ttl_(*engine_, catalog_, streams_, clock) {
   catalog_.SetChangeListener(
       [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
 }
@@ -84,7 +87,17 @@ Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name
 }
 
 Result<std::optional<std::string>> Database::GetRecord(const TableHandle& table, const Item& key) {
-  return engine_->Get(ItemKeyOf(*table.description, key));
+  // One buffer holds the partition id ([hash][partition key component]) and the sort key.
+  const TableDescription& desc = *table.description;
+  const AttributeValue& hash = key.find(desc.hash_key())->second;
+  std::string buffer;
+  buffer.reserve(32);
+  AppendBigEndian64(PartitionHash(hash), buffer);
+  AppendKeyComponent(hash, buffer);
+  const size_t partition_bytes = buffer.size();
+  if (const std::string* range_name = desc.range_key()) AppendKeyComponent(key.find(*range_name)->second, buffer);
+  std::string_view all(buffer);
+  return store_->Get({desc.key_prefix, all.substr(0, partition_bytes)}, all.substr(partition_bytes));
 }
 
 Result<std::optional<Item>> Database::GetItem(const TableHandle& table, const Item& key) {

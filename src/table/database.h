@@ -12,6 +12,27 @@
 // - Destroying the Database is a clean shutdown: no request may still be using it.
 // - Reads (GetItem) are served from the latest committed state; every committed write is visible
 //   to every later read, so eventually and strongly consistent reads behave alike here.
+//
+// Storage (issue #45, in progress): GetItem, Query, Scan, item collection sizes, the streams'
+// reads, trims and records, and the catalog (with its version) go through the partition contract
+// (store(), engine.h part 1). Item writes (single, batch, transactions), TTL deletions, index
+// backfills and idempotency records still commit engine batches that may span partitions, and
+// the catalog's statistics walk and TransactGetItems read an engine snapshot (engine()); only
+// the embedded engines run a Database until they move (change-log appliers, the transaction
+// ledger).
+//
+// Per-server state (held in this process, not in the engine; what a shared engine must replace or
+// invalidate):
+// - Catalog: the published table map (a cache of the records in the system key space) and each
+//   table's live statistics (item count, bytes: counters updated by this process's writes, saved
+//   at a clean shutdown). Another server's writes or DDL are not seen until a reload.
+// - StreamCatalog: each stream's sequence allocator (next number, watermark of settled ones).
+// - Throughput: the simulated capacity buckets (per table / index / partition): local by design.
+// - IdempotencyCache (txn): running tokens and a cache of finished ones, in front of the engine's
+//   token records; the in-progress check is local.
+// - TtlWorker and IndexBuilder: background jobs of this process; no lease, so every server would
+//   run them.
+// - TableGate: a table's drop lock, local to the process.
 #pragma once
 
 #include <functional>
@@ -85,6 +106,9 @@ class Database {
   TtlWorker& ttl() { return ttl_; }
   const DatabaseOptions& options() const { return options_; }
   engine::Engine& engine() { return *engine_; }
+  // The partition-scoped interface of the same engine (engine.h, part 1): what reads and writes
+  // are being moved onto (issue #45); Query and Scan already go through it.
+  engine::PartitionStore& store() { return *store_; }
 
   // The table, or ResourceNotFoundException "Requested resource not found".
   Result<std::shared_ptr<const TableHandle>> Table(std::string_view name) const;
@@ -102,6 +126,7 @@ class Database {
 
   DatabaseOptions options_;
   std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<engine::PartitionStore> store_;
   Throughput throughput_;
   Catalog catalog_;
   StreamCatalog streams_;

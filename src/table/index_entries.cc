@@ -158,12 +158,14 @@ std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const Tabl
   return ranges;
 }
 
-uint64_t EstimateItemCollectionBytes(engine::Engine& engine, const TableDescription& table,
+uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableDescription& table,
                                      const AttributeValue& partition_value) {
-  uint64_t total = 0;
-  for (const auto& [lower, upper] : ItemCollectionRanges(table, partition_value)) {
-    total += engine.ApproximateSize(lower, upper);
-  }
+  std::string partition_id;
+  AppendBigEndian64(PartitionHash(partition_value), partition_id);
+  AppendKeyComponent(partition_value, partition_id);
+  // The collection: the table's partition, then the same partition of every LSI.
+  uint64_t total = store.ApproximateBytes({table.key_prefix, partition_id});
+  for (const auto& index : table.local_indexes) total += store.ApproximateBytes({index.key_prefix, partition_id});
   return total;
 }
 

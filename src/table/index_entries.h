@@ -58,12 +58,12 @@ std::string PrefixSuccessor(std::string prefix);
 
 // Item collections (tables with local secondary indexes): the items sharing one partition key
 // value, plus their entries in every LSI. The engine key ranges that hold one collection (the
-// table partition, then one range per LSI), and an estimate of its stored bytes from the engine's
-// range-size approximation: cheap (no item is read on RocksDB) and good to the precision DynamoDB
+// table partition, then one range per LSI), and an estimate of its stored bytes from the store's
+// per-partition size approximation: cheap (no item is read on RocksDB) and good to the precision DynamoDB
 // reports (whole gigabytes).
 std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const TableDescription& table,
                                                                      const AttributeValue& partition_value);
-uint64_t EstimateItemCollectionBytes(engine::Engine& engine, const TableDescription& table,
+uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableDescription& table,
                                      const AttributeValue& partition_value);
 
 }  // namespace monotable::table

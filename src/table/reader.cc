@@ -23,46 +23,93 @@ std::string Component(const AttributeValue& v) {
   return out;
 }
 
-Result<Page> ReadRange(Database& db, const TableDescription& table, const IndexDescription* index,
-                       std::string lower, std::string upper, const PageOptions& options) {
-  Page page;
-  std::optional<std::string> start;
-  if (options.exclusive_start) start = PositionKey(table, index, *options.exclusive_start);
-  auto it = db.engine().NewIterator(lower, upper);
-  if (options.forward) {
-    if (start) {
-      it->Seek(*start);
-      if (it->Valid() && it->key() == *start) it->Next();
+// Collects a page from the entries a store read visits (in read order): stops once the limit or
+// 1 MB is reached, noting whether another entry was there (DynamoDB then reports a position).
+class PageCollector {
+ public:
+  explicit PageCollector(const PageOptions& options) : options_(options) {}
+
+  engine::EntryVisitor Visitor() {
+    return [this](std::string_view, std::string_view value) {
+      if ((options_.limit && static_cast<int64_t>(page_.records.size()) >= *options_.limit) ||
+          page_.bytes_read >= options_.max_bytes) {
+        stopped_early_ = true;
+        return false;
+      }
+      auto size = EncodedItemSize(value);
+      if (!size.ok()) {
+        error_ = size.status();
+        return false;
+      }
+      page_.bytes_read += *size;
+      page_.records.emplace_back(value);
+      return true;
+    };
+  }
+
+  Result<Page> Finish(Status read, const TableDescription& table, const IndexDescription* index) {
+    MT_RETURN_IF_ERROR(error_);
+    MT_RETURN_IF_ERROR(read);
+    // DynamoDB reports a LastEvaluatedKey whenever the limit is reached, even at the very end.
+    bool limit_reached = options_.limit && static_cast<int64_t>(page_.records.size()) >= *options_.limit;
+    if ((stopped_early_ || limit_reached) && !page_.records.empty()) {
+      MT_ASSIGN_OR_RETURN(Item last, page_.Decode(page_.records.size() - 1));
+      page_.last_evaluated_key = LastEvaluatedKeyOf(table, index, last);
+    }
+    return std::move(page_);
+  }
+
+ private:
+  const PageOptions& options_;
+  Page page_;
+  bool stopped_early_ = false;
+  Status error_;
+};
+
+// The smallest key after `key`.
+std::string Next(std::string key) {
+  key.push_back('\0');
+  return key;
+}
+
+// Reads the entries of one partition (`keyspace`, `partition_id`) whose full engine keys
+// ([keyspace u32][partition id][sort key]) lie in [lower, upper) (empty upper: no bound), after
+// the exclusive start position if any, in the options' direction.
+Result<Page> ReadPartition(Database& db, const TableDescription& table, const IndexDescription* index,
+                           uint32_t keyspace, std::string_view partition_id, std::string lower, std::string upper,
+                           const PageOptions& options) {
+  if (options.exclusive_start) {
+    if (auto start = PositionKey(table, index, *options.exclusive_start)) {
+      if (options.forward) {
+        if (Next(*start) > lower) lower = Next(std::move(*start));
+      } else if (upper.empty() || *start < upper) {
+        upper = std::move(*start);
+      }
+    }
+  }
+  if (!upper.empty() && lower >= upper) return Page{};
+  // Clamp the full-key range to the partition and express it in sort keys.
+  std::string prefix = PrefixBytes(keyspace);
+  prefix.append(partition_id);
+  std::string end = PrefixSuccessor(prefix);
+  std::string_view sort_lower, sort_upper;
+  if (lower.compare(0, prefix.size(), prefix) == 0) {
+    sort_lower = std::string_view(lower).substr(prefix.size());
+  } else if (lower > prefix) {
+    return Page{};  // the range starts after the partition
+  }
+  if (!upper.empty() && (end.empty() || upper < end)) {
+    if (upper.compare(0, prefix.size(), prefix) == 0) {
+      sort_upper = std::string_view(upper).substr(prefix.size());
+      if (sort_upper.empty()) return Page{};  // ends where the partition starts
     } else {
-      it->SeekToFirst();
-    }
-  } else {
-    if (start) {
-      it->SeekForPrev(*start);
-      if (it->Valid() && it->key() == *start) it->Prev();
-    } else {
-      it->SeekToLast();
+      return Page{};  // the range ends before the partition
     }
   }
-  bool stopped_early = false;
-  for (; it->Valid(); options.forward ? it->Next() : it->Prev()) {
-    if ((options.limit && static_cast<int64_t>(page.records.size()) >= *options.limit) ||
-        page.bytes_read >= options.max_bytes) {
-      stopped_early = true;
-      break;
-    }
-    MT_ASSIGN_OR_RETURN(uint64_t size, EncodedItemSize(it->value()));
-    page.bytes_read += size;
-    page.records.emplace_back(it->value());
-  }
-  MT_RETURN_IF_ERROR(it->status());
-  // DynamoDB reports a LastEvaluatedKey whenever the limit is reached, even at the very end.
-  bool limit_reached = options.limit && static_cast<int64_t>(page.records.size()) >= *options.limit;
-  if ((stopped_early || limit_reached) && !page.records.empty()) {
-    MT_ASSIGN_OR_RETURN(Item last, page.Decode(page.records.size() - 1));
-    page.last_evaluated_key = LastEvaluatedKeyOf(table, index, last);
-  }
-  return page;
+  PageCollector collect(options);
+  Status read = db.store().ReadRange({keyspace, partition_id}, {sort_lower, sort_upper, options.forward},
+                                     collect.Visitor());
+  return collect.Finish(std::move(read), table, index);
 }
 
 }  // namespace
@@ -102,8 +149,11 @@ Result<Page> QueryPartition(Database& db, const TableHandle& handle, const Index
       upper = PrefixSuccessor(lower);
       break;
   }
-  if (!upper.empty() && lower >= upper) return Page{};
-  return ReadRange(db, table, index, std::move(lower), std::move(upper), options);
+  const uint32_t keyspace = index ? index->key_prefix : table.key_prefix;
+  std::string partition_id;
+  AppendBigEndian64(hash, partition_id);
+  partition_id += components;
+  return ReadPartition(db, table, index, keyspace, partition_id, std::move(lower), std::move(upper), options);
 }
 
 namespace {
@@ -126,8 +176,22 @@ std::pair<std::string, std::string> SegmentRange(uint32_t key_prefix, int segmen
 Result<Page> ScanSegment(Database& db, const TableHandle& handle, const IndexDescription* index, int segment,
                          int total_segments, const PageOptions& options) {
   const TableDescription& table = *handle.description;
-  auto [lower, upper] = SegmentRange(index ? index->key_prefix : table.key_prefix, segment, total_segments);
-  return ReadRange(db, table, index, std::move(lower), std::move(upper), options);
+  const uint32_t keyspace = index ? index->key_prefix : table.key_prefix;
+  auto [lower, upper] = SegmentRange(keyspace, segment, total_segments);
+  if (options.exclusive_start) {
+    if (auto start = PositionKey(table, index, *options.exclusive_start)) {
+      if (Next(*start) > lower) lower = Next(std::move(*start));
+    }
+  }
+  if (lower >= upper) return Page{};
+  // The partition directory, in hash order, from the segment's first hash (or the resume point)
+  // up to the next segment's: keys without their keyspace bytes.
+  std::string_view from = std::string_view(lower).substr(4);
+  std::string_view to = upper.compare(0, 4, PrefixBytes(keyspace)) == 0 ? std::string_view(upper).substr(4)
+                                                                        : std::string_view();
+  PageCollector collect(options);
+  Status read = db.store().ScanKeyspace(keyspace, from, to, collect.Visitor());
+  return collect.Finish(std::move(read), table, index);
 }
 
 bool InScanSegment(const TableDescription& table, const IndexDescription* index, const Item& start, int segment,

@@ -1,7 +1,10 @@
 // Reader: Query and Scan pages over a table or one of its indexes.
 //
 // Contract:
-// - A page is read from one consistent engine snapshot, in key order (forward or backward).
+// - A Query page is one ranged read of one partition (engine::PartitionStore::ReadRange), forward
+//   or backward, from a consistent view of that partition. A Scan page walks the partition
+//   directory in hash order (ScanKeyspace; always forward), each partition from a consistent view
+//   of it; there is no view across partitions, as on DynamoDB.
 // - Reading stops after `limit` items, or once the items read reach 1 MB (the item that crosses
 //   the limit is included), as DynamoDB does; then `last_evaluated_key` is set (also when the
 //   limit is reached exactly at the end of the data, as DynamoDB does). Filters and projections

@@ -14,11 +14,23 @@
 namespace monotable::table {
 namespace {
 
-// System key space: [0000]['S'][key_prefix u32] -> stream record JSON.
+// The system partition (keyspace 0, partition id ""): sort key ['S'][key_prefix u32] -> stream
+// record JSON (engine key [0000]['S'][key_prefix] in the ordered layout, as before).
+constexpr engine::PartitionRef kSystemPartition{kSystemKeyPrefix, ""};
+
 std::string StreamRecordKey(uint32_t key_prefix) {
-  std::string key = PrefixBytes(kSystemKeyPrefix);
-  key.push_back('S');
+  std::string key(1, 'S');
   AppendBigEndian32(key_prefix, key);
+  return key;
+}
+
+// A stream is one partition (a single shard): keyspace key_prefix, id "", sort key the sequence
+// number (u64 BE; the trim horizon at 0), i.e. engine key [key_prefix][seq] as ChangeRecordKey.
+engine::PartitionRef StreamPartition(uint32_t key_prefix) { return {key_prefix, ""}; }
+
+std::string SeqKey(uint64_t seq) {
+  std::string key;
+  AppendBigEndian64(seq, key);
   return key;
 }
 
@@ -105,9 +117,9 @@ StreamInfo StreamLog::Close(int64_t now_ms) {
 }
 
 Status StreamCatalog::Persist(const StreamInfo& info) {
-  engine::WriteBatch batch;
-  batch.mutations.push_back({StreamRecordKey(info.key_prefix), EncodeInfo(info)});
-  return engine_.Commit(batch);
+  engine::PartitionWrite write;
+  write.mutations.push_back({StreamRecordKey(info.key_prefix), EncodeInfo(info)});
+  return store_.Commit(kSystemPartition, std::move(write)).status();
 }
 
 std::shared_ptr<StreamLog> StreamCatalog::Open(const TableDescription& table) {
@@ -131,26 +143,30 @@ std::shared_ptr<StreamLog> StreamCatalog::Open(const TableDescription& table) {
 Status StreamCatalog::Load(const Catalog& catalog) {
   std::lock_guard lock(mu_);
   auto logs = std::make_shared<LogMap>();
-  std::string lower = PrefixBytes(kSystemKeyPrefix) + "S";
-  std::string upper = PrefixBytes(kSystemKeyPrefix) + "T";
-  auto it = engine_.NewIterator(lower, upper);
+  std::vector<std::string> records_json;
+  MT_RETURN_IF_ERROR(store_.ReadRange(kSystemPartition, {"S", "T", true}, [&](std::string_view, std::string_view v) {
+    records_json.emplace_back(v);
+    return true;
+  }));
   int64_t now = clock_();
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    MT_ASSIGN_OR_RETURN(StreamInfo info, DecodeInfo(it->value()));
-    auto [first, last] = KeySpaceRange(info.key_prefix);
-    auto records = engine_.NewIterator(ChangeRecordKey(info.key_prefix, 1), last);
-    records->SeekToLast();
-    MT_RETURN_IF_ERROR(records->status());
-    uint64_t last_seq = records->Valid() ? SequenceOfKey(records->key()) : 0;
+  for (const std::string& json : records_json) {
+    MT_ASSIGN_OR_RETURN(StreamInfo info, DecodeInfo(json));
+    // The stream's last record: one step of a backward read of its partition (past the horizon key).
+    uint64_t last_seq = 0;
+    std::string first_seq = SeqKey(1);
+    MT_RETURN_IF_ERROR(store_.ReadRange(StreamPartition(info.key_prefix), {first_seq, "", false},
+                                        [&](std::string_view key, std::string_view) {
+                                          last_seq = ReadBigEndian(key.substr(0, 8));
+                                          return false;
+                                        }));
     uint64_t horizon = info.start;
-    MT_ASSIGN_OR_RETURN(auto marker, engine_.Get(TrimHorizonKey(info.key_prefix)));
-    if (marker && marker->size() == 8) horizon = SequenceOfKey(PrefixBytes(info.key_prefix) + *marker);
+    MT_ASSIGN_OR_RETURN(auto marker, store_.Get(StreamPartition(info.key_prefix), SeqKey(0)));
+    if (marker && marker->size() == 8) horizon = ReadBigEndian(*marker);
     uint64_t next = std::max({info.start, last_seq + 1, static_cast<uint64_t>(now) << 16});
     auto log = std::make_shared<StreamLog>(info, next, horizon);
     if (info.disabled_ms != 0) log->sequences().Close();
     logs->emplace(info.key_prefix, std::move(log));
   }
-  MT_RETURN_IF_ERROR(it->status());
   // Reconcile with the tables (the table record and the stream record are separate commits).
   std::map<uint32_t, std::shared_ptr<const TableHandle>> active;
   for (const auto& name : catalog.Names()) {
@@ -233,18 +249,25 @@ Result<ChangePage> StreamCatalog::Read(StreamLog& log, uint64_t from, size_t lim
   ChangePage page;
   page.next = std::max(from, upper);
   if (from < upper) {
-    auto it = engine_.NewIterator(ChangeRecordKey(log.key_prefix(), from), ChangeRecordKey(log.key_prefix(), upper));
     size_t bytes = 0;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      if (page.changes.size() >= limit || bytes >= max_bytes) {
-        page.next = page.changes.back().seq + 1;
-        break;
-      }
-      MT_ASSIGN_OR_RETURN(ChangeRecord record, DecodeChangeRecord(it->value()));
-      bytes += record.SizeBytes();
-      page.changes.push_back({SequenceOfKey(it->key()), std::move(record)});
-    }
-    MT_RETURN_IF_ERROR(it->status());
+    Status decoded;
+    std::string lower = SeqKey(from), upper_key = SeqKey(upper);
+    MT_RETURN_IF_ERROR(store_.ReadRange(StreamPartition(log.key_prefix()), {lower, upper_key, true},
+                                        [&](std::string_view key, std::string_view value) {
+                                          if (page.changes.size() >= limit || bytes >= max_bytes) {
+                                            page.next = page.changes.back().seq + 1;
+                                            return false;
+                                          }
+                                          auto record = DecodeChangeRecord(value);
+                                          if (!record.ok()) {
+                                            decoded = record.status();
+                                            return false;
+                                          }
+                                          bytes += record->SizeBytes();
+                                          page.changes.push_back({ReadBigEndian(key.substr(0, 8)), std::move(*record)});
+                                          return true;
+                                        }));
+    MT_RETURN_IF_ERROR(decoded);
     if (from < log.horizon()) return trimmed();  // trimmed while we read
   }
   if (closed) page.shard_end = page.next > log.info().end;
@@ -257,28 +280,34 @@ Status StreamCatalog::TrimLog(StreamLog& log, int64_t cutoff_ms) {
     uint64_t upper = log.sequences().Watermark() + 1;
     uint64_t horizon = log.horizon();
     if (horizon >= upper) return Status::Ok();
-    auto it = engine_.NewIterator(ChangeRecordKey(log.key_prefix(), horizon), ChangeRecordKey(log.key_prefix(), upper));
-    engine::WriteBatch batch;
+    engine::PartitionWrite batch;
     uint64_t last = 0;
     bool more = false;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      MT_ASSIGN_OR_RETURN(ChangeRecord record, DecodeChangeRecord(it->value()));
-      if (record.created_ms >= cutoff_ms) break;
-      if (batch.mutations.size() >= kBatch) {
-        more = true;
-        break;
-      }
-      last = SequenceOfKey(it->key());
-      batch.mutations.push_back({std::string(it->key()), std::nullopt});
-    }
-    MT_RETURN_IF_ERROR(it->status());
+    Status decoded;
+    std::string lower = SeqKey(horizon), upper_key = SeqKey(upper);
+    MT_RETURN_IF_ERROR(store_.ReadRange(StreamPartition(log.key_prefix()), {lower, upper_key, true},
+                                        [&](std::string_view key, std::string_view value) {
+                                          auto record = DecodeChangeRecord(value);
+                                          if (!record.ok()) {
+                                            decoded = record.status();
+                                            return false;
+                                          }
+                                          if (record->created_ms >= cutoff_ms) return false;
+                                          if (batch.mutations.size() >= kBatch) {
+                                            more = true;
+                                            return false;
+                                          }
+                                          last = ReadBigEndian(key.substr(0, 8));
+                                          batch.mutations.push_back({std::string(key), std::nullopt});
+                                          return true;
+                                        }));
+    MT_RETURN_IF_ERROR(decoded);
     if (batch.mutations.empty()) return Status::Ok();
-    std::string marker;
-    AppendBigEndian64(last + 1, marker);
-    // Readers check the horizon before reading: raise it before the records disappear.
+    // Readers check the horizon before reading: raise it before the records disappear. The
+    // records and the horizon are one partition: one atomic commit.
     log.set_horizon(last + 1);
-    batch.mutations.push_back({TrimHorizonKey(log.key_prefix()), marker});
-    MT_RETURN_IF_ERROR(engine_.Commit(batch));
+    batch.mutations.push_back({SeqKey(0), SeqKey(last + 1)});
+    MT_RETURN_IF_ERROR(store_.Commit(StreamPartition(log.key_prefix()), std::move(batch)).status());
     if (!more) return Status::Ok();
   }
 }
@@ -300,11 +329,10 @@ Status StreamCatalog::Trim() {
   for (uint32_t prefix : expired) logs->erase(prefix);
   logs_.store(logs, std::memory_order_release);
   for (uint32_t prefix : expired) {
-    engine::WriteBatch batch;
-    batch.mutations.push_back({StreamRecordKey(prefix), std::nullopt});
-    MT_RETURN_IF_ERROR(engine_.Commit(batch));
-    auto [first, last] = KeySpaceRange(prefix);
-    MT_RETURN_IF_ERROR(engine_.DeleteRange(first, last));
+    engine::PartitionWrite write;
+    write.mutations.push_back({StreamRecordKey(prefix), std::nullopt});
+    MT_RETURN_IF_ERROR(store_.Commit(kSystemPartition, std::move(write)).status());
+    MT_RETURN_IF_ERROR(store_.DropKeyspace(prefix));
   }
   return Status::Ok();
 }

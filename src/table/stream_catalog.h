@@ -13,6 +13,12 @@
 //   with kTrimmedDataAccess. For a closed stream, `shard_end` tells that nothing follows.
 // - Trim() deletes records older than the retention (advancing the persisted trim horizon in
 //   the same batch) and removes streams closed for longer than it.
+// - Storage goes through the partition contract (engine.h): a stream is ONE partition (its key
+//   space, partition id "": a single shard), sort key the sequence number (u64 BE) and the trim
+//   horizon at 0, so a trim (records + horizon) is one partition commit; stream records live in
+//   the system partition (key space 0, id ""). The change records themselves are still appended
+//   by the item write path in the item's engine batch (ChangeLogBatch), in the same layout; that
+//   moves to a change-log applier with issue #45's next step.
 // - Thread-safe; lookups read an immutable snapshot (copy-on-write) without locking.
 #pragma once
 
@@ -86,8 +92,8 @@ class StreamCatalog {
  public:
   static constexpr int64_t kRetentionMs = 24LL * 3600 * 1000;
 
-  explicit StreamCatalog(engine::Engine& engine, Clock clock = SystemNowMs)
-      : engine_(engine), clock_(std::move(clock)) {}
+  explicit StreamCatalog(engine::PartitionStore& store, Clock clock = SystemNowMs)
+      : store_(store), clock_(std::move(clock)) {}
 
   Status Load(const Catalog& catalog);
   void OnTableChange(const TableDescription* before, const TableDescription* after);
@@ -121,7 +127,7 @@ class StreamCatalog {
   Status TrimLog(StreamLog& log, int64_t cutoff_ms);
   std::shared_ptr<const LogMap> Current() const { return logs_.load(std::memory_order_acquire); }
 
-  engine::Engine& engine_;
+  engine::PartitionStore& store_;
   Clock clock_;
   std::mutex mu_;  // serializes changes of the map
   std::atomic<std::shared_ptr<const LogMap>> logs_{std::make_shared<const LogMap>()};

@@ -309,7 +309,7 @@ TEST(MultiAttributeIndexTest, EqualPrefixThenConditionOnTheNextSortAttribute) {
 
 TEST_F(ReaderTest, ItemCollectionEstimateCoversTheTablePartitionAndItsLocalIndexEntries) {
   const TableDescription& t = *table_->description;
-  auto estimate = [&](const char* pk) { return EstimateItemCollectionBytes(db_->engine(), t, AttributeValue::S(pk)); };
+  auto estimate = [&](const char* pk) { return EstimateItemCollectionBytes(db_->store(), t, AttributeValue::S(pk)); };
   EXPECT_EQ(estimate("p"), 0u);
   Put({{"pk", AttributeValue::S("p")}, {"sk", AttributeValue::N(Num("1"))}, {"blob", AttributeValue::S(std::string(5000, 'x'))}});
   uint64_t table_only = estimate("p");
