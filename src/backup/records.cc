@@ -4,6 +4,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
+#include <atomic>
 #include <random>
 
 #include "table/keys.h"
@@ -163,6 +165,13 @@ Result<RestoreRecord> DecodeRestore(std::string_view json) {
 }
 
 std::string NewBackupId(int64_t now_ms) {
+  // AWS's form: 14 digits of milliseconds, then 8 random hex digits. The milliseconds never repeat or
+  // go back within a process, so backups created in one millisecond still list in creation order.
+  static std::atomic<int64_t> last_ms{0};
+  int64_t previous = last_ms.load();
+  while (!last_ms.compare_exchange_weak(previous, std::max(now_ms, previous + 1))) {
+  }
+  now_ms = std::max(now_ms, previous + 1);
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%014lld-%08x", static_cast<long long>(now_ms),

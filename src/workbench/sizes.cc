@@ -28,7 +28,6 @@ AttributeValue ValueOf(const AttributeDef& a, bool largest) {
     for (const auto& v : a.values) longest = std::max(longest, v.size());
     size = static_cast<int64_t>(longest);
   }
-  int64_t item_size = a.item_size > 0 ? a.item_size : 16;
   switch (a.kind) {
     case AttrKind::kNumber:
       return NumberOfDigits(a.shards > 0 ? 2 : (a.digits > 0 ? a.digits : 6));
