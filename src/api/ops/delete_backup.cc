@@ -22,7 +22,7 @@ Status Run(OperationContext& ctx) {
       case ErrorCode::kBackupInUse:
         return Status(ErrorCode::kBackupInUse, record.status == backup::BackupStatus::kCreating
                                                    ? "Backup is being created: " + arn
-                                                   : "Backup is being restored: " + arn);
+                                                   : "Backup is being used to restore table: " + arn);
       default:
         return deleted.status();
     }
