@@ -179,3 +179,18 @@ def test_import_table_messages(ddb):
     assert fails(ddb.import_table, S3BucketSource={"S3Bucket": "b1"}, InputFormat="DYNAMODB_JSON", ClientToken=token,
                  TableCreationParameters={"TableName": unique_name("y"), **PPR_TABLE}) == (
         "ImportConflictException", "Import conflict: Duplicate request detected with conflicting parameters")
+
+
+def test_incremental_export_without_pitr(srv, ddb):
+    """DDB-EXPORT-001: the window is checked, not PITR; a full export is PITR-unavailable."""
+    name = unique_name("nopitr")
+    ddb.create_table(TableName=name, **PPR_TABLE)
+    arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    start = time.time() - 30
+    assert raw_fails(srv, "ExportTableToPointInTime", {
+        "TableArn": arn, "S3Bucket": "b1", "ExportType": "INCREMENTAL_EXPORT",
+        "IncrementalExportSpecification": {"ExportFromTime": start}}) == (
+        "InvalidExportTimeException",
+        "Incremental export period from time cannot be less than the table creation time : " + iso(start))
+    assert fails(ddb.export_table_to_point_in_time, TableArn=arn, S3Bucket="no-such-bucket") == (
+        "PointInTimeRecoveryUnavailableException", f"Point in time recovery is not enabled for table '{name}'")

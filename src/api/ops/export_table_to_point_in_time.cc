@@ -95,6 +95,12 @@ Status Run(OperationContext& ctx) {
   auto handle = ctx.db.catalog().Find(name);
   if (!handle) return Status(ErrorCode::kTableNotFound, "Table not found: " + std::string(arn));
   auto pitr = service->pitr().Find(*handle->description);
+  if (!pitr && StringOr(req, "ExportType", "FULL_EXPORT") == "INCREMENTAL_EXPORT") {
+    // DDB-EXPORT-001: without PITR an incremental export fails on its window, not on PITR.
+    return Status(ErrorCode::kInvalidExportTime,
+                  "Incremental export period from time cannot be less than the table creation time : " +
+                      IsoSeconds(Ms(*Member(*Member(req, "IncrementalExportSpecification"), "ExportFromTime"))));
+  }
   if (!pitr) {
     return Status(ErrorCode::kPointInTimeRecoveryUnavailable,
                   "Point in time recovery is not enabled for table '" + name + "'");
