@@ -74,6 +74,14 @@ Result<TableDescription> PlanRestore(const TableDescription& source, const std::
   if (on_demand) t.throughput.read_units = t.throughput.write_units = 0;
 
   if (overrides.global_indexes) {
+    for (const auto& w : *overrides.global_indexes) {
+      if (overrides.billing_mode == BillingMode::kPayPerRequest && w.throughput.read_units > 0) {
+        return InvalidRequest(
+            "Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST "
+            "for index " +
+            w.name);
+      }
+    }
     MT_ASSIGN_OR_RETURN(t.global_indexes, PickIndexes(source.global_indexes, *overrides.global_indexes, true));
   } else {
     t.global_indexes = source.global_indexes;

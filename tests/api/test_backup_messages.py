@@ -180,6 +180,11 @@ def test_restore_override_messages(ddb):
                  ProvisionedThroughputOverride=pt) == (
         "ValidationException",
         "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST")
+    assert fails(restore, BackupArn=ppr, TargetTableName=unique_name("t"), BillingModeOverride="PAY_PER_REQUEST",
+                 GlobalSecondaryIndexOverride=[{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                                "Projection": {"ProjectionType": "ALL"}, "ProvisionedThroughput": pt}]) == (
+        "ValidationException", "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is overridden to "
+                               "PAY_PER_REQUEST for index byG")
     assert fails(restore, BackupArn=ppr, TargetTableName=unique_name("t"), GlobalSecondaryIndexOverride=[
         {"IndexName": "brandNew", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
          "Projection": {"ProjectionType": "ALL"}}]) == (
