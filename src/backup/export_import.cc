@@ -427,7 +427,7 @@ Status WriteExport(const std::string& root, ExportRecord& record, const LineSour
   MT_RETURN_IF_ERROR(flush());
   std::string files_key = base + "/manifest-files.json";
   MT_RETURN_IF_ERROR(WriteFile(bucket / files_key, manifest_files));
-  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-files.md5"), Base64Encode(Md5(manifest_files))));
+  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-files.checksum"), Base64Encode(Md5(manifest_files))));
 
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
@@ -465,7 +465,7 @@ Status WriteExport(const std::string& root, ExportRecord& record, const LineSour
   std::string summary(buffer.GetString(), buffer.GetSize());
   std::string summary_key = base + "/manifest-summary.json";
   MT_RETURN_IF_ERROR(WriteFile(bucket / summary_key, summary));
-  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-summary.md5"), Base64Encode(Md5(summary))));
+  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-summary.checksum"), Base64Encode(Md5(summary))));
   record.manifest = summary_key;
   return Status::Ok();
 }

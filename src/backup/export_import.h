@@ -2,11 +2,12 @@
 // is the directory DIR/B, an object key is a path below it), in DynamoDB's export layout:
 //
 //   [prefix/]AWSDynamoDB/<export id>/manifest-summary.json   the export's summary (one JSON object)
-//   [prefix/]AWSDynamoDB/<export id>/manifest-summary.md5     its MD5, base64
+//   [prefix/]AWSDynamoDB/<export id>/manifest-summary.checksum  its MD5, base64 (AWS's documented
+//                                                             name; the content is not documented)
 //   [prefix/]AWSDynamoDB/<export id>/manifest-files.json     one JSON line per data file: itemCount,
 //                                                             md5Checksum (base64), etag (hex MD5),
 //                                                             dataFileS3Key
-//   [prefix/]AWSDynamoDB/<export id>/manifest-files.md5
+//   [prefix/]AWSDynamoDB/<export id>/manifest-files.checksum
 //   [prefix/]AWSDynamoDB/<export id>/data/<name>.json.gz      gzip, one {"Item":{...}} line per item
 //       (an incremental export: one line per changed item, {"Metadata":{"WriteTime":{"N":"<us>"}},
 //       "Keys":{...},"OldImage":{...},"NewImage":{...}}, an image left out when the item was absent

@@ -8,6 +8,15 @@ namespace {
 
 Status Invalid(const std::string& m) { return Status::Validation("One or more parameter values were invalid: " + m); }
 
+// The texts AWS answers for restore overrides (ack-api-quirks DDB-TABLE-273, DDB-TABLE-442).
+Status InvalidRequest(const std::string& m) { return Status::Validation("Invalid Request: " + m); }
+
+Status NoSuchIndex(const std::string& name) {
+  return InvalidRequest("Index " + name +
+                        " does not match a secondary index that existed in the source table and cannot be created "
+                        "during the restore operation");
+}
+
 bool SameKeys(const std::vector<KeyElement>& a, const std::vector<KeyElement>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -22,13 +31,7 @@ Result<std::vector<IndexDescription>> PickIndexes(const std::vector<IndexDescrip
   std::set<std::string> seen;
   for (const auto& w : wanted) {
     auto it = std::find_if(source.begin(), source.end(), [&](const IndexDescription& s) { return s.name == w.name; });
-    if (it == source.end()) {
-      return Invalid(std::string(global ? "Global" : "Local") + " secondary index " + w.name +
-                     " does not exist in the source table");
-    }
-    if (!SameKeys(it->key_schema, w.key_schema)) {
-      return Invalid("The key schema of index " + w.name + " does not match the source table's index");
-    }
+    if (it == source.end() || !SameKeys(it->key_schema, w.key_schema)) return NoSuchIndex(w.name);
     if (!seen.insert(w.name).second) return Invalid("Duplicate index name: " + w.name);
     IndexDescription index = *it;
     index.projection = w.projection;
@@ -55,12 +58,15 @@ Result<TableDescription> PlanRestore(const TableDescription& source, const std::
   t.throughput.decreases_today = 0;
   bool on_demand = t.billing_mode == BillingMode::kPayPerRequest;
   if (overrides.throughput) {
-    if (on_demand) {
-      return Invalid(
-          "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    if (overrides.billing_mode == BillingMode::kPayPerRequest) {
+      return InvalidRequest("Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST");
     }
+    if (on_demand) return InvalidRequest("Cannot override ProvisionedThroughput unless BillingMode is PROVISIONED");
     t.throughput.read_units = overrides.throughput->read_units;
     t.throughput.write_units = overrides.throughput->write_units;
+  }
+  if (overrides.billing_mode == BillingMode::kProvisioned && !overrides.throughput) {
+    return InvalidRequest("Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED");
   }
   if (!on_demand && (t.throughput.read_units <= 0 || t.throughput.write_units <= 0)) {
     return Invalid("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
@@ -68,6 +74,14 @@ Result<TableDescription> PlanRestore(const TableDescription& source, const std::
   if (on_demand) t.throughput.read_units = t.throughput.write_units = 0;
 
   if (overrides.global_indexes) {
+    for (const auto& w : *overrides.global_indexes) {
+      if (overrides.billing_mode == BillingMode::kPayPerRequest && w.throughput.read_units > 0) {
+        return InvalidRequest(
+            "Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST "
+            "for index " +
+            w.name);
+      }
+    }
     MT_ASSIGN_OR_RETURN(t.global_indexes, PickIndexes(source.global_indexes, *overrides.global_indexes, true));
   } else {
     t.global_indexes = source.global_indexes;

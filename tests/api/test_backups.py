@@ -217,7 +217,10 @@ def test_restore_overrides(ddb):
 def test_list_backups_filters_and_paging(ddb, unchecked):
     a, b = make_indexed_table(ddb), make_indexed_table(ddb)
     t0 = time.time()
-    arns_a = [ddb.create_backup(TableName=a, BackupName=f"bka{i}")["BackupDetails"]["BackupArn"] for i in range(3)]
+    arns_a = []
+    for i in range(3):
+        arns_a.append(ddb.create_backup(TableName=a, BackupName=f"bka{i}")["BackupDetails"]["BackupArn"])
+        time.sleep(0.002)  # backups of one millisecond have no defined order among themselves
     arn_b = ddb.create_backup(TableName=b, BackupName="bkb0")["BackupDetails"]["BackupArn"]
     for arn in arns_a + [arn_b]:
         wait_backup(ddb, arn)

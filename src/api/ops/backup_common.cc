@@ -1,6 +1,8 @@
 #include "api/ops/backup_common.h"
 
 #include <cmath>
+#include <ctime>
+#include <vector>
 
 #include "api/request_fields.h"
 #include "api/table_request.h"
@@ -78,12 +80,57 @@ Result<backup::BackupService*> Backups(OperationContext& ctx) {
   return ctx.backups;
 }
 
+namespace {
+
+// The regions of the aws partition: a BackupArn naming another one is not valid (DDB-BACKUP-012).
+bool KnownRegion(std::string_view region, const ServerIdentity& identity) {
+  static const char* const kRegions[] = {
+      "us-east-1",      "us-east-2",      "us-west-1",      "us-west-2",      "af-south-1",     "ap-east-1",
+      "ap-east-2",      "ap-south-1",     "ap-south-2",     "ap-southeast-1", "ap-southeast-2", "ap-southeast-3",
+      "ap-southeast-4", "ap-southeast-5", "ap-southeast-7", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3",
+      "ca-central-1",   "ca-west-1",      "eu-central-1",   "eu-central-2",   "eu-west-1",      "eu-west-2",
+      "eu-west-3",      "eu-south-1",     "eu-south-2",     "eu-north-1",     "il-central-1",   "me-south-1",
+      "me-central-1",   "mx-central-1",   "sa-east-1"};
+  if (region == identity.region) return true;
+  for (const char* r : kRegions) {
+    if (region == r) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<std::string> BackupIdOf(const ServerIdentity& identity, std::string_view arn) {
+  // arn:<partition>:<service>:<region>:<account>:table/<name>/backup/<id>
+  std::vector<std::string_view> parts;
+  std::string_view rest = arn;
+  for (int i = 0; i < 5; ++i) {
+    auto colon = rest.find(':');
+    if (colon == std::string_view::npos) return Status::Validation("Invalid Backup ARN");
+    parts.push_back(rest.substr(0, colon));
+    rest.remove_prefix(colon + 1);
+  }
+  auto slash = rest.find("/backup/");
+  if (parts[0] != "arn" || rest.substr(0, 6) != "table/" || slash == std::string_view::npos || slash <= 6 ||
+      slash + 8 >= rest.size() || rest.find('/', 6) != slash || rest.find('/', slash + 8) != std::string_view::npos) {
+    return Status::Validation("Invalid Backup ARN");
+  }
+  if (parts[1] != "aws" || parts[2] != "dynamodb" || (!parts[3].empty() && !KnownRegion(parts[3], identity))) {
+    return Status::Validation("Invalid Request: BackupArn is not valid");
+  }
+  if (parts[3].empty() || parts[4] != identity.account) return Status(ErrorCode::kAccessDenied, "Access is denied");
+  return std::string(rest.substr(slash + 8));
+}
+
 Result<backup::BackupRecord> FindBackup(OperationContext& ctx, std::string_view arn) {
+  MT_ASSIGN_OR_RETURN(std::string id, BackupIdOf(ctx.identity, arn));
   MT_ASSIGN_OR_RETURN(backup::BackupService * service, Backups(ctx));
-  auto slash = arn.rfind("/backup/");
-  if (slash != std::string_view::npos) {
-    auto found = service->backups().Find(arn.substr(slash + 8));
-    if (found && BackupArn(ctx.identity, *found) == arn) return *found;
+  // AWS looks a backup up by account, table name and id: the ARN's region is not compared (DDB-BACKUP-012).
+  auto found = service->backups().Find(id);
+  if (found) {
+    std::string ours = BackupArn(ctx.identity, *found);
+    std::string_view table_part = arn.substr(arn.find(":table/"));
+    if (ours.substr(ours.find(":table/")) == table_part) return *found;
   }
   return Status(ErrorCode::kBackupNotFound, "Backup not found: " + std::string(arn));
 }
@@ -91,6 +138,15 @@ Result<backup::BackupRecord> FindBackup(OperationContext& ctx, std::string_view 
 void WriteTimestamp(JsonWriter& w, std::string_view key, int64_t ms) {
   w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
   w.Double(static_cast<double>(ms) / 1000.0);
+}
+
+std::string IsoSeconds(int64_t ms) {
+  time_t secs = static_cast<time_t>(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
+  struct tm tm {};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 void WriteBackupDetails(JsonWriter& w, const ServerIdentity& identity, const backup::BackupRecord& b) {

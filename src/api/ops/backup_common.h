@@ -14,6 +14,10 @@ namespace monotable::api {
 // arn:aws:dynamodb:REGION:ACCOUNT:table/TABLE/backup/ID
 std::string BackupArn(const ServerIdentity& identity, const backup::BackupRecord& backup);
 // The backup an ARN names, or BackupNotFoundException "Backup not found: ARN".
+// The id in a BackupArn, or the ValidationException / AccessDeniedException AWS answers for an
+// ARN that is not one of this account's backup ARNs (ack-api-quirks DDB-BACKUP-012, DDB-TABLE-442).
+Result<std::string> BackupIdOf(const ServerIdentity& identity, std::string_view arn);
+
 Result<backup::BackupRecord> FindBackup(OperationContext& ctx, std::string_view arn);
 // The service, or an internal error when the server was built without one.
 Result<backup::BackupService*> Backups(OperationContext& ctx);
@@ -25,6 +29,9 @@ void WriteBackupSummary(JsonWriter& w, const ServerIdentity& identity, const bac
 void WriteContinuousBackups(JsonWriter& w, backup::BackupService& service,
                             const std::optional<backup::PitrRecord>& pitr);
 void WriteTimestamp(JsonWriter& w, std::string_view key, int64_t ms);
+
+// A time as AWS quotes it in error messages: "2026-10-08T23:16:33Z" (whole seconds, UTC).
+std::string IsoSeconds(int64_t ms);
 
 // The shape members of the restore overrides (after a leading comma-free list of other members).
 std::string RestoreOverrideShapes();

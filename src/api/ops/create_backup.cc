@@ -20,7 +20,8 @@ Status Run(OperationContext& ctx) {
   if (!handle) return Status(ErrorCode::kTableNotFound, "Table not found: " + name);
   const std::string& id = handle->description->table_id;
   if (auto restore = service->RestoreOf(id); (restore && restore->in_progress) || service->Importing(id)) {
-    return Status(ErrorCode::kTableInUse, "Table is being created: " + name);
+    // DDB-BACKUP-001: a CREATING table is not found, byte for byte like a missing one.
+    return Status(ErrorCode::kTableNotFound, "Table not found: " + name);
   }
   MT_ASSIGN_OR_RETURN(backup::BackupRecord record,
                       service->CreateBackup(*handle, std::string(StringOr(ctx.request, "BackupName", ""))));

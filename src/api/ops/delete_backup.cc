@@ -14,6 +14,11 @@ constexpr const char* kShape = R"({
 Status Run(OperationContext& ctx) {
   std::string arn(StringOr(ctx.request, "BackupArn", ""));
   MT_ASSIGN_OR_RETURN(backup::BackupRecord record, FindBackup(ctx, arn));
+  // DDB-BACKUP-015 / DDB-TABLE-442: a SYSTEM backup only expires.
+  if (record.type == "SYSTEM") {
+    return Status::Validation("Invalid Request: User is not allowed to delete the system backup with arn " + arn +
+                              ". It will automatically expire on " + IsoSeconds(record.expiry_ms));
+  }
   auto deleted = ctx.backups->backups().Delete(record.id);
   if (!deleted.ok()) {
     switch (deleted.status().code()) {
@@ -22,7 +27,7 @@ Status Run(OperationContext& ctx) {
       case ErrorCode::kBackupInUse:
         return Status(ErrorCode::kBackupInUse, record.status == backup::BackupStatus::kCreating
                                                    ? "Backup is being created: " + arn
-                                                   : "Backup is being restored: " + arn);
+                                                   : "Backup is being used to restore table: " + arn);
       default:
         return deleted.status();
     }

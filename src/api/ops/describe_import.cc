@@ -14,6 +14,17 @@ constexpr const char* kShape = R"({
 Status Run(OperationContext& ctx) {
   MT_ASSIGN_OR_RETURN(backup::BackupService * service, Backups(ctx));
   std::string arn(StringOr(ctx.request, "ImportArn", ""));
+  // ack-api-quirks DDB-IMPORT-010: a non-import ARN is a ValidationException, another account's
+  // AccessDenied, another region's not found.
+  switch (ClassifyTransferArn(ctx.identity, arn, "import")) {
+    case TransferArnKind::kMalformed:
+      return Status::Validation("Invalid Import ARN");
+    case TransferArnKind::kOtherAccount:
+      return Status(ErrorCode::kAccessDenied, "Access is denied");
+    case TransferArnKind::kOtherRegion:
+    case TransferArnKind::kOurs:
+      break;
+  }
   auto found = service->FindImport(arn);
   if (!found) return Status(ErrorCode::kImportNotFound, "Import not found: " + arn);
   ctx.out.StartObject();

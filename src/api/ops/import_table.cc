@@ -74,7 +74,9 @@ Status Validate(OperationContext& ctx) {
   const auto& req = ctx.request;
   std::string_view format = StringOr(req, "InputFormat", "");
   if (Member(req, "InputFormatOptions") && format != "CSV") {
-    return Status::Validation("InputFormatOptions can only be specified when InputFormat is CSV");
+    // DDB-IMPORT-009 (ack-api-quirks, AWS 2026-10).
+    return Status::Validation(
+        "Invalid Request: Unsupported InputFormatOptions for the given input format: " + std::string(format) + ".");
   }
   const auto& source = *Member(req, "S3BucketSource");
   if (!backup::SafeLocation(StringOr(source, "S3Bucket", ""), StringOr(source, "S3KeyPrefix", ""))) {
@@ -181,7 +183,7 @@ Status Run(OperationContext& ctx) {
                   e.creation_parameters == r.creation_parameters;
       if (!same) {
         return Status(ErrorCode::kImportConflict,
-                      "There was a conflict when importing: the ClientToken was used with another request");
+                      "Import conflict: Duplicate request detected with conflicting parameters");
       }
       ctx.out.StartObject();
       ctx.out.Key("ImportTableDescription");

@@ -30,7 +30,17 @@ std::optional<int64_t> TimeMs(const rapidjson::Value& req, std::string_view name
 Status Validate(OperationContext& ctx) {
   auto lower = TimeMs(ctx.request, "TimeRangeLowerBound"), upper = TimeMs(ctx.request, "TimeRangeUpperBound");
   if (lower && upper && *lower > *upper) {
-    return Status::Validation("TimeRangeUpperBound must be greater than or equal to TimeRangeLowerBound");
+    return Status::Validation(
+        "One or more parameter values were invalid: Time range lower bound must be less than or equal to upper bound");
+  }
+  // DDB-BACKUP-012: the cursor must name this region (an ARN of another region is rejected).
+  std::string_view start = StringOr(ctx.request, "ExclusiveStartBackupArn", "");
+  if (!start.empty()) {
+    std::string_view rest = start;
+    for (int i = 0; i < 3 && rest.find(':') != std::string_view::npos; ++i) rest.remove_prefix(rest.find(':') + 1);
+    if (rest.substr(0, rest.find(':')) != ctx.identity.region) {
+      return Status::Validation("Invalid Request: The supplied ExclusiveStartBackupArn does not match the region");
+    }
   }
   return Status::Ok();
 }

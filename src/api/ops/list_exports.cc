@@ -25,6 +25,11 @@ Status Run(OperationContext& ctx) {
   }
   size_t from = 0;
   if (!token.empty()) {
+    // A token is an export's ARN; anything else (a ListImports token, say) is rejected as AWS does
+    // (DDB-EXPORT-006). A token of another TableArn's listing is accepted.
+    bool known = false;
+    for (const auto& e : service->Exports()) known = known || e.export_arn == token;
+    if (!known) return Status::Validation("Invalid Request: Provided nextToken is invalid: " + std::string(token));
     from = matching.size();
     for (size_t i = 0; i < matching.size(); ++i) {
       if (matching[i].export_arn == token) from = i + 1;

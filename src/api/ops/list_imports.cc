@@ -46,7 +46,14 @@ Status Run(OperationContext& ctx) {
     matching.push_back(std::move(r));
   }
   size_t from = 0;
-  if (!after.empty()) {
+  if (!after.empty() || Member(ctx.request, "NextToken")) {
+    // A token that names none of the imports is rejected as AWS does (DDB-EXPORT-006).
+    bool known = false;
+    for (const auto& r : service->Imports()) known = known || r.import_arn == after;
+    if (!known) {
+      return Status::Validation("Invalid Request: Provided nextToken is invalid: " +
+                                std::string(StringOr(ctx.request, "NextToken", "")));
+    }
     from = matching.size();
     for (size_t i = 0; i < matching.size(); ++i) {
       if (matching[i].import_arn == after) from = i + 1;

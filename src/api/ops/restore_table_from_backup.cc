@@ -24,8 +24,20 @@ Status Run(OperationContext& ctx) {
   if (record.status != backup::BackupStatus::kAvailable) {
     return Status(ErrorCode::kBackupInUse, "Backup is being created: " + arn);
   }
+  // DDB-BACKUP-010: one restore at a time per backup.
+  if (ctx.backups->backups().Held(record.id)) {
+    return Status(ErrorCode::kBackupInUse, "Backup is being used to restore another table: " + arn);
+  }
   std::string target(StringOr(ctx.request, "TargetTableName", ""));
-  if (ctx.db.catalog().Find(target)) return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
+  if (auto existing = ctx.db.catalog().Find(target)) {
+    // DDB-TABLE-219: a target whose own restore from a backup is still running is in use.
+    auto restore = ctx.backups->RestoreOf(existing->description->table_id);
+    if (restore && restore->in_progress && !restore->source_backup_arn.empty()) {
+      return Status(ErrorCode::kTableInUse,
+                    "Table: " + target + " is already being restored from backup: " + restore->source_backup_arn);
+    }
+    return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
+  }
   std::string source_arn = TableArn(ctx.identity, record.table_name);
   auto created = ctx.backups->RestoreFromBackup(record, target, ReadRestoreOverrides(ctx.request), arn, source_arn);
   if (!created.ok()) {

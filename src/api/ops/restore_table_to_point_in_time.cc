@@ -24,19 +24,34 @@ std::string ShapeText() {
          "\n}";
 }
 
+// Texts and order as AWS answers them (ack-api-quirks DDB-TABLE-272, DDB-TABLE-100, DDB-TABLE-442):
+// the source members first, then the time members, all before any table is looked at.
 Status Validate(OperationContext& ctx) {
   const auto& req = ctx.request;
   bool by_name = Member(req, "SourceTableName") != nullptr, by_arn = Member(req, "SourceTableArn") != nullptr;
-  if (by_name == by_arn) {
-    return Status::Validation(by_name ? "Only one of SourceTableName or SourceTableArn may be specified"
-                                      : "Either SourceTableName or SourceTableArn must be specified");
+  if (by_name && by_arn) return Status::Validation("Must provide exactly one of: sourceTableArn, sourceTableName");
+  if (!by_name && !by_arn) {
+    return Status::Validation("The parameter 'TableName' is required but was not present in the request");
+  }
+  if (by_arn) {
+    std::string_view arn = StringOr(req, "SourceTableArn", "");
+    if (arn.substr(0, 4) != "arn:") {
+      return Status::Validation("One or more parameter values were invalid: ARNs must start with 'arn:': " +
+                                std::string(arn));
+    }
+    if (arn.find(":table/") == std::string_view::npos) {
+      return Status::Validation("sourceTableArn is not a valid ARN");
+    }
   }
   bool latest = BoolMember(req, "UseLatestRestorableTime").value_or(false);
   if (latest && Member(req, "RestoreDateTime")) {
-    return Status::Validation("Only one of RestoreDateTime or UseLatestRestorableTime may be specified");
+    return Status::Validation(
+        "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for point-in-time restore "
+        "request. Please specify either RestoreDateTime time or UseLatestRestorableTime");
   }
   if (!latest && !Member(req, "RestoreDateTime")) {
-    return Status::Validation("Either RestoreDateTime or UseLatestRestorableTime must be specified");
+    return Status::Validation(
+        "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be specified, but not both");
   }
   return Status::Ok();
 }
@@ -48,8 +63,6 @@ Status Run(OperationContext& ctx) {
       Member(req, "SourceTableName") ? TableNameOf(req, "SourceTableName") : TableNameOf(req, "SourceTableArn");
   auto handle = ctx.db.catalog().Find(source);
   if (!handle) return Status(ErrorCode::kTableNotFound, "Table not found: " + source);
-  std::string target(StringOr(req, "TargetTableName", ""));
-  if (ctx.db.catalog().Find(target)) return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
   auto pitr = service->pitr().Find(*handle->description);
   if (!pitr) {
     return Status(ErrorCode::kPointInTimeRecoveryUnavailable,
@@ -63,11 +76,13 @@ Status Run(OperationContext& ctx) {
     // The window as DescribeContinuousBackups shows it: whole seconds.
     if (at < earliest / 1000 * 1000 || at > now) {
       return Status(ErrorCode::kInvalidRestoreTime,
-                    "Invalid restore time specified. RestoreDateTime must be between EarliestRestorableDateTime and "
-                    "LatestRestorableDateTime.");
+                    "RestoreDateTime '" + IsoSeconds(at) + "' must be within EarliestRestorableDateTime '" +
+                        IsoSeconds(earliest) + "' and LatestRestorableDateTime '" + IsoSeconds(now) + "'");
     }
     at = std::max(at, earliest);
   }
+  std::string target(StringOr(req, "TargetTableName", ""));
+  if (ctx.db.catalog().Find(target)) return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
   std::string source_arn = TableArn(ctx.identity, source);
   auto created = service->RestoreToTime(handle, *pitr, at, target, ReadRestoreOverrides(req), source_arn);
   if (!created.ok()) {

@@ -114,4 +114,26 @@ void WriteImportSummary(JsonWriter& w, const backup::ImportRecord& r) {
   w.EndObject();
 }
 
+TransferArnKind ClassifyTransferArn(const ServerIdentity& identity, std::string_view arn, std::string_view kind) {
+  std::string_view parts[5];
+  std::string_view rest = arn;
+  for (auto& part : parts) {
+    auto colon = rest.find(':');
+    if (colon == std::string_view::npos) return TransferArnKind::kMalformed;
+    part = rest.substr(0, colon);
+    rest.remove_prefix(colon + 1);
+  }
+  std::string marker = "/" + std::string(kind) + "/";
+  auto at = rest.find(marker);
+  // The table name of the ARN obeys TableName's rules (3..255 characters).
+  if (parts[0] != "arn" || parts[2] != "dynamodb" || rest.substr(0, 6) != "table/" || at == std::string_view::npos ||
+      at < 9 || at > 261 || rest.find('/', 6) != at || at + marker.size() >= rest.size() ||
+      rest.find('/', at + marker.size()) != std::string_view::npos) {
+    return TransferArnKind::kMalformed;
+  }
+  if (parts[4] != identity.account) return TransferArnKind::kOtherAccount;
+  if (parts[3] != identity.region) return TransferArnKind::kOtherRegion;
+  return TransferArnKind::kOurs;
+}
+
 }  // namespace monotable::api

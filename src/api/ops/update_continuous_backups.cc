@@ -18,7 +18,9 @@ constexpr const char* kShape = R"({
 Status Validate(OperationContext& ctx) {
   const auto& spec = *Member(ctx.request, "PointInTimeRecoverySpecification");
   if (!BoolMember(spec, "PointInTimeRecoveryEnabled").value_or(false) && Member(spec, "RecoveryPeriodInDays")) {
-    return Status::Validation("RecoveryPeriodInDays can only be specified when PointInTimeRecoveryEnabled is true");
+    // DDB-TABLE-442 (ack-api-quirks, AWS 2026-10).
+    return Status::Validation(
+        "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.");
   }
   return Status::Ok();
 }
