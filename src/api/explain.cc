@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "model/capacity.h"
+#include "model/json_writer.h"
 
 namespace monotable::api {
 
@@ -21,7 +22,7 @@ std::string ExplainJson(std::string_view operation, const rapidjson::Value& requ
   rapidjson::Document answer_doc;
   answer_doc.Parse(answer.data(), answer.size());
   rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  model::JsonWriter w(b);
   w.StartObject();
   w.Key("operation");
   w.String(operation.data(), static_cast<rapidjson::SizeType>(operation.size()));

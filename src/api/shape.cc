@@ -14,6 +14,7 @@
 #include <rapidjson/writer.h>
 
 #include "common/base64.h"
+#include "model/json_writer.h"
 
 namespace monotable::api {
 
@@ -385,7 +386,7 @@ std::string ValueText(const rapidjson::Value& v) {
     return out + "]";
   }
   rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  model::JsonWriter writer(buffer);
   v.Accept(writer);
   return buffer.GetString();
 }

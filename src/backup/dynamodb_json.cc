@@ -4,11 +4,12 @@
 #include <rapidjson/writer.h>
 
 #include "common/base64.h"
+#include "model/json_writer.h"
 
 namespace monotable::backup {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void Str(Writer& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 

@@ -17,13 +17,14 @@
 #include "backup/ion_text.h"
 #include "common/base64.h"
 #include "model/item_codec.h"
+#include "model/json_writer.h"
 #include "table/keys.h"
 
 namespace monotable::backup {
 namespace fs = std::filesystem;
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void Str(Writer& w, const char* key, std::string_view v) {
   w.Key(key);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <random>
 
+#include "model/json_writer.h"
 #include "table/keys.h"
 
 namespace monotable::backup {
@@ -19,7 +20,7 @@ std::string SystemKey(char kind) {
   return key;
 }
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void Str(Writer& w, const char* key, std::string_view value) {
   w.Key(key);

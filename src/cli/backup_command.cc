@@ -16,6 +16,7 @@
 #include "api/service.h"
 #include "backup/backup_service.h"
 #include "cli/dynamo_client.h"
+#include "model/json_writer.h"
 #include "table/database.h"
 
 namespace monotable::cli {
@@ -137,7 +138,7 @@ Result<std::unique_ptr<Target>> Connect(const Options& o) {
 
 std::string Quote(const std::string& s) {
   rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  model::JsonWriter w(b);
   w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
   return b.GetString();
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli/model_server.h"
+#include "model/json_writer.h"
 
 namespace monotable::cli {
 namespace {
@@ -17,7 +18,7 @@ using workbench::KeyAttribute;
 using workbench::ProjectionKind;
 using workbench::TableDef;
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void KeySchema(Writer& w, const KeyAttribute& hash, const std::optional<KeyAttribute>& range) {
   w.Key("KeySchema");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/model_server.h"
+#include "model/json_writer.h"
 #include "workbench/check.h"
 #include "workbench/checks.h"
 #include "workbench/diff.h"
@@ -93,7 +94,7 @@ int Check(int argc, char** argv) {
   if (!model.ok()) {
     if (json) {
       rapidjson::StringBuffer b;
-      rapidjson::Writer<rapidjson::StringBuffer> w(b);
+      model::JsonWriter w(b);
       w.StartObject();
       w.Key("error");
       w.String(model.status().message().c_str());
@@ -167,7 +168,7 @@ int Diff(int argc, char** argv) {
   for (const auto& e : diff.entries) breaking += e.change == "breaks" || e.change == "fails";
   if (json) {
     rapidjson::StringBuffer b;
-    rapidjson::Writer<rapidjson::StringBuffer> w(b);
+    model::JsonWriter w(b);
     w.StartObject();
     w.Key("breaking");
     w.Int(breaking);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cli/model_server.h"
+#include "model/json_writer.h"
 #include "workbench/sampler.h"
 
 namespace monotable::cli {
@@ -29,7 +30,7 @@ Status Flush(const DynamoClient& client, const std::string& table, std::vector<s
       return Status::Ok();
     }
     rapidjson::StringBuffer b;
-    rapidjson::Writer<rapidjson::StringBuffer> w(b);
+    model::JsonWriter w(b);
     doc["UnprocessedItems"].Accept(w);
     body = std::string("{\"RequestItems\":") + b.GetString() + "}";
   }

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cli/model_server.h"
+#include "model/json_writer.h"
 #include "workbench/check.h"
 #include "workbench/checks.h"
 #include "workbench/language.h"
@@ -17,7 +18,7 @@ namespace monotable::cli {
 namespace {
 
 using namespace workbench;
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 struct Measure {
   bool explained = false;  // items read came from monotable's explain header

@@ -15,6 +15,7 @@
 #include "api/shape.h"
 #include "api/wire_value.h"
 #include "model/capacity.h"
+#include "model/json_writer.h"
 #include "model/table_description.h"
 
 namespace monotable::cli {
@@ -42,7 +43,7 @@ void ToDynamoJson(rapidjson::Value& v, rapidjson::Document::AllocatorType& a) {
     wrapped.AddMember("S", v, a);
   } else if (v.IsNumber()) {
     rapidjson::StringBuffer b;
-    rapidjson::Writer<rapidjson::StringBuffer> w(b);
+    model::JsonWriter w(b);
     v.Accept(w);
     wrapped.AddMember("N", rapidjson::Value(b.GetString(), a), a);
   } else if (v.IsBool()) {

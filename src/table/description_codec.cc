@@ -1,5 +1,7 @@
 #include "table/description_codec.h"
 
+#include "model/json_writer.h"
+
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -7,7 +9,7 @@
 namespace monotable::table {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void WriteKeySchema(Writer& w, const std::vector<KeyElement>& keys) {
   w.StartArray();

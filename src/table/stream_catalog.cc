@@ -8,6 +8,7 @@
 #include <rapidjson/writer.h>
 
 #include "model/item_codec.h"
+#include "model/json_writer.h"
 #include "table/catalog.h"
 #include "table/keys.h"
 
@@ -36,7 +37,7 @@ std::string SeqKey(uint64_t seq) {
 
 std::string EncodeInfo(const StreamInfo& s) {
   rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  model::JsonWriter w(buffer);
   auto str = [&](const char* key, const std::string& v) {
     w.Key(key);
     w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));

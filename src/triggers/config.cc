@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/json_writer.h"
 #include "triggers/yaml_document.h"
 
 namespace monotable::triggers {
@@ -167,7 +168,7 @@ Result<TriggerConfig> ParseOne(const rapidjson::Value& t, size_t index) {
         text.assign(f["Pattern"].GetString(), f["Pattern"].GetStringLength());
       } else {  // written out as a mapping (convenient in YAML)
         rapidjson::StringBuffer buf;
-        rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+        model::JsonWriter w(buf);
         f["Pattern"].Accept(w);
         text.assign(buf.GetString(), buf.GetSize());
       }

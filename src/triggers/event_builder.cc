@@ -7,12 +7,13 @@
 #include <cstdio>
 
 #include "common/base64.h"
+#include "model/json_writer.h"
 #include "streams/stream_reader.h"
 
 namespace monotable::triggers {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void Str(Writer& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()), true); }
 void Field(Writer& w, std::string_view key, std::string_view value) {

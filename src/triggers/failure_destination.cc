@@ -10,12 +10,13 @@
 #include <cstring>
 #include <ctime>
 
+#include "model/json_writer.h"
 #include "streams/stream_reader.h"
 
 namespace monotable::triggers {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void Field(Writer& w, const char* key, std::string_view value) {
   w.Key(key);

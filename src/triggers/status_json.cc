@@ -5,12 +5,13 @@
 
 #include <algorithm>
 
+#include "model/json_writer.h"
 #include "streams/stream_reader.h"
 
 namespace monotable::triggers {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = model::JsonWriter;
 
 void Str(Writer& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()), true); }
 void Key(Writer& w, std::string_view k) { Str(w, k); }

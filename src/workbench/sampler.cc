@@ -8,6 +8,7 @@
 #include <ctime>
 #include <functional>
 
+#include "model/json_writer.h"
 #include "workbench/checks.h"
 
 namespace monotable::workbench {
@@ -153,7 +154,7 @@ std::string Sampler::Render(const KeyTemplate& t, const EntityDef& e, const Pool
 std::string Sampler::ItemJson(const EntityDef& e, const PoolIndexes& indexes) const {
   const TableDef& table = model_.tables[e.table];
   rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  model::JsonWriter w(b);
   auto key_type = [&](const std::string& name) -> char {
     if (table.partition_key.name == name) return table.partition_key.type;
     if (table.sort_key && table.sort_key->name == name) return table.sort_key->type;

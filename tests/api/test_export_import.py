@@ -445,3 +445,20 @@ def test_export_writes_checksum_files(ddb, export_root):
     assert {"manifest-summary.json", "manifest-summary.checksum", "manifest-files.json",
             "manifest-files.checksum"} <= names
     assert not any(n.endswith(".md5") for n in names)
+
+
+def test_export_of_control_characters_is_strict_json(ddb, export_root):
+    # Every JSON the server writes escapes control characters: RapidJSON's SSE2 writer alone leaves
+    # U+001A..U+001F raw inside an aligned 16-byte block of a string that needs escaping, which a
+    # strict reader (Python's json, AWS's tools) refuses. Names and values hold all of them.
+    name = make_table(ddb)
+    text = '"' + "".join(chr(c) for c in range(1, 32)) * 3 + "\\"
+    ddb.put_item(TableName=name, Item={"pk": {"S": "ctl" + text}, "sk": {"N": "1"}, "a" + text: {"S": text},
+                                       "m": {"M": {text: {"L": [{"S": text}]}}}})
+    table_arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    started = ddb.export_table_to_point_in_time(TableArn=table_arn, S3Bucket="ctl-bucket")["ExportDescription"]
+    done = wait_export(ddb, started["ExportArn"])
+    assert done["ExportStatus"] == "COMPLETED"
+    _, items = read_export_as_aws_documents_it(os.path.join(export_root, "ctl-bucket"), done["ExportManifest"])
+    assert items == as_file_json(scan_all(ddb, name))
+    assert items[0]["a" + text] == {"S": text} and items[0]["m"]["M"][text]["L"][0]["S"] == text

@@ -14,6 +14,7 @@
 #include "api/ops/transfer_common.h"
 #include "api/request_fields.h"
 #include "api/table_request.h"
+#include "model/json_writer.h"
 
 namespace monotable::api {
 namespace {
@@ -172,7 +173,7 @@ Status Run(OperationContext& ctx) {
   r.client_token = std::string(StringOr(req, "ClientToken", ""));
   {
     rapidjson::StringBuffer buffer;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+    model::JsonWriter w(buffer);
     params.Accept(w);
     r.creation_parameters.assign(buffer.GetString(), buffer.GetSize());
   }
