@@ -168,6 +168,13 @@ def test_deleting_a_pitr_table_leaves_a_system_backup(ddb):
     assert message.startswith("Invalid Request: User is not allowed to delete the system backup with arn "
                               + s["BackupArn"] + ". It will automatically expire on "
                               + s["BackupExpiryDateTime"].astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT"))
+    # A deleted table has no point-in-time window of its own: AWS restores it through this system
+    # backup (the state just before the deletion; developer guide, "Before you begin using point-in-time
+    # recovery"), and RestoreTableToPointInTime answers as for any missing source table.
+    with pytest.raises(ClientError) as e:
+        ddb.restore_table_to_point_in_time(SourceTableName=name, TargetTableName=unique_name("pitr-gone"),
+                                           UseLatestRestorableTime=True)
+    assert err(e) == ("TableNotFoundException", "Table not found: " + name)
     target = unique_name("undeleted")
     ddb.restore_table_from_backup(TargetTableName=target, BackupArn=s["BackupArn"])
     wait_active(ddb, target)
