@@ -16,11 +16,8 @@
 
 namespace monotable::model {
 
-// RapidJSON's writer, with the same output for UTF-8 text, but every string is written by
-// RawString: one with nothing to escape (no control character, quote or backslash: most keys and
-// values) is copied whole instead of byte by byte, control characters are escaped (RapidJSON's own
-// SSE2 string writer leaves U+001A..U+001F raw), and text that is not UTF-8 has its stray bytes
-// replaced by U+FFFD. Every String and Key overload goes through here.
+// RapidJSON's writer with every String and Key overload routed through RawString, which copies a
+// string with nothing to escape whole (most keys and values) instead of byte by byte.
 class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
  public:
   using Writer::Writer;
