@@ -8,7 +8,8 @@
 //   are empty or of 64 KB or more.
 // - Writers emit normalised numbers, base64 binary, sets in their canonical order (sorted, see
 //   model/attribute_value.h; records stored by older versions keep their stored order).
-// - Everything is written with model::JsonWriter (model/json_writer.h): JSON a strict reader accepts.
+// - Everything is written with model::JsonWriter (model/json_writer.h): JSON a strict reader accepts;
+//   WriteAttributeValue and WriteItem are model's (json_writer.h).
 #pragma once
 
 #include <rapidjson/document.h>
@@ -27,8 +28,8 @@ Result<AttributeValue> DecodeAttributeValue(const rapidjson::Value& json);
 // A map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey).
 Result<Item> DecodeItem(const rapidjson::Value& json);
 
-void WriteAttributeValue(JsonWriter& w, const AttributeValue& value);
-void WriteItem(JsonWriter& w, const Item& item);
+using model::WriteAttributeValue;
+using model::WriteItem;
 // Writes a stored record (model/item_codec.h) exactly as WriteItem(DecodeItem(record)) would;
 // with `size`, also measures the item (EncodedItemSize) in the same walk.
 Status WriteEncodedItem(JsonWriter& w, std::string_view record, uint64_t* size = nullptr);

@@ -11,60 +11,6 @@ namespace {
 
 using Writer = model::JsonWriter;
 
-void Str(Writer& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
-
-void WriteValue(Writer& w, const AttributeValue& v) {
-  w.StartObject();
-  std::string_view type = AttrTypeName(v.type());
-  Str(w, type);
-  switch (v.type()) {
-    case AttrType::kS:
-      Str(w, v.s());
-      break;
-    case AttrType::kN:
-      Str(w, v.n().ToString());
-      break;
-    case AttrType::kB:
-      Str(w, Base64Encode(v.bytes()));
-      break;
-    case AttrType::kBool:
-      w.Bool(v.boolean());
-      break;
-    case AttrType::kNull:
-      w.Bool(true);
-      break;
-    case AttrType::kL:
-      w.StartArray();
-      for (const auto& e : v.l()) WriteValue(w, e);
-      w.EndArray();
-      break;
-    case AttrType::kM:
-      w.StartObject();
-      for (const auto& [k, e] : v.m()) {
-        Str(w, k);
-        WriteValue(w, e);
-      }
-      w.EndObject();
-      break;
-    case AttrType::kSS:
-      w.StartArray();
-      for (const auto& s : v.string_set()) Str(w, s);
-      w.EndArray();
-      break;
-    case AttrType::kBS:
-      w.StartArray();
-      for (const auto& s : v.string_set()) Str(w, Base64Encode(s));
-      w.EndArray();
-      break;
-    case AttrType::kNS:
-      w.StartArray();
-      for (const auto& n : v.number_set()) Str(w, n.ToString());
-      w.EndArray();
-      break;
-  }
-  w.EndObject();
-}
-
 Status Bad(const std::string& m) { return Status::Validation(m); }
 
 Result<AttributeValue> ReadValue(const rapidjson::Value& json, int depth) {
@@ -155,12 +101,7 @@ std::string ItemLine(const Item& item) {
   Writer w(buffer);
   w.StartObject();
   w.Key("Item");
-  w.StartObject();
-  for (const auto& [name, value] : item) {
-    Str(w, name);
-    WriteValue(w, value);
-  }
-  w.EndObject();
+  model::WriteItem(w, item);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -168,12 +109,7 @@ std::string ItemLine(const Item& item) {
 std::string ItemJson(const Item& item) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
-  w.StartObject();
-  for (const auto& [name, value] : item) {
-    Str(w, name);
-    WriteValue(w, value);
-  }
-  w.EndObject();
+  model::WriteItem(w, item);
   return {buffer.GetString(), buffer.GetSize()};
 }
 

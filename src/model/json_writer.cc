@@ -6,6 +6,8 @@
 #endif
 #include <string>
 
+#include "common/base64.h"
+
 namespace monotable::model {
 namespace {
 
@@ -152,6 +154,80 @@ void JsonWriter::RawString(std::string_view text) {
   out[0] = '"';
   std::memcpy(out + 1, text.data(), text.size());
   out[text.size() + 1] = '"';
+}
+
+void WriteAttributeValue(JsonWriter& w, const AttributeValue& value) {
+  w.StartObject();
+  switch (value.type()) {
+    case AttrType::kS:
+      w.Key("S");
+      w.String(value.s().data(), static_cast<rapidjson::SizeType>(value.s().size()));
+      break;
+    case AttrType::kN: {
+      w.Key("N");
+      std::string text = value.n().ToString();
+      w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      break;
+    }
+    case AttrType::kB: {
+      w.Key("B");
+      std::string text = Base64Encode(value.bytes());
+      w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      break;
+    }
+    case AttrType::kBool:
+      w.Key("BOOL");
+      w.Bool(value.boolean());
+      break;
+    case AttrType::kNull:
+      w.Key("NULL");
+      w.Bool(true);
+      break;
+    case AttrType::kL:
+      w.Key("L");
+      w.StartArray();
+      for (const auto& element : value.l()) WriteAttributeValue(w, element);
+      w.EndArray();
+      break;
+    case AttrType::kM:
+      w.Key("M");
+      WriteItem(w, value.m());
+      break;
+    case AttrType::kSS:
+      w.Key("SS");
+      w.StartArray();
+      for (const auto& m : value.string_set()) w.String(m.data(), static_cast<rapidjson::SizeType>(m.size()));
+      w.EndArray();
+      break;
+    case AttrType::kBS:
+      w.Key("BS");
+      w.StartArray();
+      for (const auto& m : value.string_set()) {
+        std::string text = Base64Encode(m);
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      }
+      w.EndArray();
+      break;
+    case AttrType::kNS:
+      w.Key("NS");
+      w.StartArray();
+      for (const auto& m : value.number_set()) {
+        std::string text = m.ToString();
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+      }
+      w.EndArray();
+      break;
+  }
+  w.EndObject();
+}
+
+void WriteItem(JsonWriter& w, const Item& item) {
+  w.StartObject();
+  for (const auto& [name, value] : item) {
+    w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    WriteAttributeValue(w, value);
+  }
+  w.EndObject();
 }
 
 }  // namespace monotable::model

@@ -5,6 +5,9 @@
 // backslashes are escaped (RapidJSON's own SSE2 string writer, enabled project-wide, leaves
 // U+001A..U+001F raw), and bytes that are not UTF-8 are replaced by U+FFFD. Code that writes JSON
 // uses this class, never rapidjson::Writer directly.
+// - WriteAttributeValue/WriteItem write DynamoDB JSON ({"S": "..."}, {"M": {...}}): normalised numbers,
+//   base64 binary, set members in their stored order. The one writer of values for API answers,
+//   exports and stream-trigger events.
 #pragma once
 
 #include <rapidjson/stringbuffer.h>
@@ -13,6 +16,8 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+
+#include "model/attribute_value.h"
 
 namespace monotable::model {
 
@@ -36,5 +41,8 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
   void Raw(std::string_view text) { std::memcpy(os_->Push(text.size()), text.data(), text.size()); }
   void RawString(std::string_view text);
 };
+
+void WriteAttributeValue(JsonWriter& w, const AttributeValue& value);
+void WriteItem(JsonWriter& w, const Item& item);
 
 }  // namespace monotable::model

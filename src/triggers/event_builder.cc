@@ -6,7 +6,6 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "common/base64.h"
 #include "model/json_writer.h"
 #include "streams/stream_reader.h"
 
@@ -19,63 +18,6 @@ void Str(Writer& w, std::string_view s) { w.String(s.data(), static_cast<rapidjs
 void Field(Writer& w, std::string_view key, std::string_view value) {
   Str(w, key);
   Str(w, value);
-}
-
-void WriteValue(Writer& w, const AttributeValue& v);
-
-void WriteItem(Writer& w, const Item& item) {
-  w.StartObject();
-  for (const auto& [name, value] : item) {
-    Str(w, name);
-    WriteValue(w, value);
-  }
-  w.EndObject();
-}
-
-void WriteValue(Writer& w, const AttributeValue& v) {
-  w.StartObject();
-  Str(w, AttrTypeName(v.type()));
-  switch (v.type()) {
-    case AttrType::kS:
-      Str(w, v.s());
-      break;
-    case AttrType::kN:
-      Str(w, v.n().ToString());
-      break;
-    case AttrType::kB:
-      Str(w, Base64Encode(v.bytes()));
-      break;
-    case AttrType::kBool:
-      w.Bool(v.boolean());
-      break;
-    case AttrType::kNull:
-      w.Bool(true);
-      break;
-    case AttrType::kL:
-      w.StartArray();
-      for (const auto& e : v.l()) WriteValue(w, e);
-      w.EndArray();
-      break;
-    case AttrType::kM:
-      WriteItem(w, v.m());
-      break;
-    case AttrType::kSS:
-      w.StartArray();
-      for (const auto& s : v.string_set()) Str(w, s);
-      w.EndArray();
-      break;
-    case AttrType::kBS:
-      w.StartArray();
-      for (const auto& s : v.string_set()) Str(w, Base64Encode(s));
-      w.EndArray();
-      break;
-    case AttrType::kNS:
-      w.StartArray();
-      for (const auto& n : v.number_set()) Str(w, n.ToString());
-      w.EndArray();
-      break;
-  }
-  w.EndObject();
 }
 
 const char* EventName(table::ChangeKind kind) {
@@ -122,14 +64,14 @@ std::string RecordJson(const table::StreamInfo& info, std::string_view arn, std:
   Str(w, "ApproximateCreationDateTime");
   w.Int64(r.created_ms / 1000);
   Str(w, "Keys");
-  WriteItem(w, r.keys);
+  model::WriteItem(w, r.keys);
   if (r.new_image) {
     Str(w, "NewImage");
-    WriteItem(w, *r.new_image);
+    model::WriteItem(w, *r.new_image);
   }
   if (r.old_image) {
     Str(w, "OldImage");
-    WriteItem(w, *r.old_image);
+    model::WriteItem(w, *r.old_image);
   }
   Field(w, "SequenceNumber", streams::FormatSequenceNumber(change.seq));
   Str(w, "SizeBytes");
