@@ -5,7 +5,6 @@
 #include "api/request_fields.h"
 
 namespace monotable::api {
-namespace {
 
 void WriteKeySchema(JsonWriter& w, const std::vector<KeyElement>& keys) {
   w.StartArray();
@@ -17,6 +16,34 @@ void WriteKeySchema(JsonWriter& w, const std::vector<KeyElement>& keys) {
   }
   w.EndArray();
 }
+
+void WriteProjection(JsonWriter& w, const Projection& p) {
+  w.StartObject();
+  WriteString(w, "ProjectionType",
+              p.type == ProjectionType::kAll ? "ALL" : p.type == ProjectionType::kKeysOnly ? "KEYS_ONLY" : "INCLUDE");
+  if (p.type == ProjectionType::kInclude) {
+    w.Key("NonKeyAttributes");
+    w.StartArray();
+    for (const auto& a : p.non_key_attributes) w.String(a.data(), static_cast<rapidjson::SizeType>(a.size()));
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
+void WriteSseDescription(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table) {
+  if (!table.sse_enabled) return;
+  w.Key("SSEDescription");
+  w.StartObject();
+  WriteString(w, "Status", "ENABLED");
+  WriteString(w, "SSEType", "KMS");
+  WriteString(w, "KMSMasterKeyArn",
+              table.kms_master_key.empty()
+                  ? "arn:aws:kms:" + identity.region + ":" + identity.account + ":key/aws-dynamodb"
+                  : table.kms_master_key);
+  w.EndObject();
+}
+
+namespace {
 
 void WriteThroughput(JsonWriter& w, const Throughput& t, bool on_demand) {
   w.StartObject();
@@ -34,19 +61,6 @@ void WriteThroughput(JsonWriter& w, const Throughput& t, bool on_demand) {
   w.Int64(on_demand ? 0 : t.read_units);
   w.Key("WriteCapacityUnits");
   w.Int64(on_demand ? 0 : t.write_units);
-  w.EndObject();
-}
-
-void WriteProjection(JsonWriter& w, const Projection& p) {
-  w.StartObject();
-  WriteString(w, "ProjectionType",
-              p.type == ProjectionType::kAll ? "ALL" : p.type == ProjectionType::kKeysOnly ? "KEYS_ONLY" : "INCLUDE");
-  if (p.type == ProjectionType::kInclude) {
-    w.Key("NonKeyAttributes");
-    w.StartArray();
-    for (const auto& a : p.non_key_attributes) w.String(a.data(), static_cast<rapidjson::SizeType>(a.size()));
-    w.EndArray();
-  }
   w.EndObject();
 }
 
@@ -153,17 +167,7 @@ void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const 
     WriteString(w, "LatestStreamLabel", table.stream.label);
     WriteString(w, "LatestStreamArn", StreamArn(identity, table));
   }
-  if (table.sse_enabled) {
-    w.Key("SSEDescription");
-    w.StartObject();
-    WriteString(w, "Status", "ENABLED");
-    WriteString(w, "SSEType", "KMS");
-    WriteString(w, "KMSMasterKeyArn",
-                table.kms_master_key.empty()
-                    ? "arn:aws:kms:" + identity.region + ":" + identity.account + ":key/aws-dynamodb"
-                    : table.kms_master_key);
-    w.EndObject();
-  }
+  WriteSseDescription(w, identity, table);
   if (table.table_class != "STANDARD") {
     w.Key("TableClassSummary");
     w.StartObject();

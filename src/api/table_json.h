@@ -23,4 +23,11 @@ void WriteTableDescription(JsonWriter& w, const ServerIdentity& identity, const 
 
 std::string StreamArn(const ServerIdentity& identity, const TableDescription& table);
 
+// Parts of a TableDescription that other descriptions repeat (a backup's SourceTableDetails and
+// SourceTableFeatureDetails): the KeySchema list, a Projection object, and the SSEDescription
+// member (written only when the table has SSE enabled).
+void WriteKeySchema(JsonWriter& w, const std::vector<KeyElement>& keys);
+void WriteProjection(JsonWriter& w, const Projection& p);
+void WriteSseDescription(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table);
+
 }  // namespace monotable::api

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api/request_fields.h"
+#include "api/table_json.h"
 #include "api/table_request.h"
 #include "table/description_codec.h"
 
@@ -15,32 +16,6 @@ constexpr const char* kThroughputShape = R"({"type": "FieldStruct<ProvisionedThr
       "WriteCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1},
       "ReadCapacityUnits": {"type": "Long", "notNull": true, "greaterThanOrEqual": 1}}})";
 
-void WriteKeySchema(JsonWriter& w, const std::vector<KeyElement>& keys) {
-  w.StartArray();
-  for (const auto& k : keys) {
-    w.StartObject();
-    WriteString(w, "AttributeName", k.name);
-    WriteString(w, "KeyType", k.role == KeyRole::kHash ? "HASH" : "RANGE");
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
-void WriteProjection(JsonWriter& w, const Projection& p) {
-  w.StartObject();
-  WriteString(w, "ProjectionType",
-              p.type == ProjectionType::kAll        ? "ALL"
-              : p.type == ProjectionType::kKeysOnly ? "KEYS_ONLY"
-                                                    : "INCLUDE");
-  if (p.type == ProjectionType::kInclude) {
-    w.Key("NonKeyAttributes");
-    w.StartArray();
-    for (const auto& a : p.non_key_attributes) w.String(a.data(), static_cast<rapidjson::SizeType>(a.size()));
-    w.EndArray();
-  }
-  w.EndObject();
-}
-
 void WriteUnits(JsonWriter& w, const Throughput& t) {
   w.StartObject();
   w.Key("ReadCapacityUnits");
@@ -48,6 +23,25 @@ void WriteUnits(JsonWriter& w, const Throughput& t) {
   w.Key("WriteCapacityUnits");
   w.Int64(t.write_units);
   w.EndObject();
+}
+
+// A backup's LocalSecondaryIndexes / GlobalSecondaryIndexes (the global ones with their throughput).
+void WriteIndexDetails(JsonWriter& w, const std::vector<IndexDescription>& indexes, bool global, bool on_demand) {
+  w.StartArray();
+  for (const auto& index : indexes) {
+    w.StartObject();
+    WriteString(w, "IndexName", index.name);
+    w.Key("KeySchema");
+    WriteKeySchema(w, index.key_schema);
+    w.Key("Projection");
+    WriteProjection(w, index.projection);
+    if (global) {
+      w.Key("ProvisionedThroughput");
+      WriteUnits(w, on_demand ? Throughput{} : index.throughput);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
 }
 
 std::string IndexShape(bool global) {
@@ -190,33 +184,11 @@ void WriteBackupDescription(JsonWriter& w, const ServerIdentity& identity, const
   w.StartObject();
   if (!t.local_indexes.empty()) {
     w.Key("LocalSecondaryIndexes");
-    w.StartArray();
-    for (const auto& index : t.local_indexes) {
-      w.StartObject();
-      WriteString(w, "IndexName", index.name);
-      w.Key("KeySchema");
-      WriteKeySchema(w, index.key_schema);
-      w.Key("Projection");
-      WriteProjection(w, index.projection);
-      w.EndObject();
-    }
-    w.EndArray();
+    WriteIndexDetails(w, t.local_indexes, false, on_demand);
   }
   if (!t.global_indexes.empty()) {
     w.Key("GlobalSecondaryIndexes");
-    w.StartArray();
-    for (const auto& index : t.global_indexes) {
-      w.StartObject();
-      WriteString(w, "IndexName", index.name);
-      w.Key("KeySchema");
-      WriteKeySchema(w, index.key_schema);
-      w.Key("Projection");
-      WriteProjection(w, index.projection);
-      w.Key("ProvisionedThroughput");
-      WriteUnits(w, on_demand ? Throughput{} : index.throughput);
-      w.EndObject();
-    }
-    w.EndArray();
+    WriteIndexDetails(w, t.global_indexes, true, on_demand);
   }
   if (t.stream.enabled) {
     w.Key("StreamDescription");
@@ -233,17 +205,7 @@ void WriteBackupDescription(JsonWriter& w, const ServerIdentity& identity, const
     WriteString(w, "AttributeName", t.ttl.attribute);
     w.EndObject();
   }
-  if (t.sse_enabled) {
-    w.Key("SSEDescription");
-    w.StartObject();
-    WriteString(w, "Status", "ENABLED");
-    WriteString(w, "SSEType", "KMS");
-    WriteString(w, "KMSMasterKeyArn",
-                t.kms_master_key.empty()
-                    ? "arn:aws:kms:" + identity.region + ":" + identity.account + ":key/aws-dynamodb"
-                    : t.kms_master_key);
-    w.EndObject();
-  }
+  WriteSseDescription(w, identity, t);
   w.EndObject();
   w.EndObject();
 }
@@ -312,6 +274,31 @@ backup::RestoreOverrides ReadRestoreOverrides(const rapidjson::Value& req) {
     o.kms_master_key = std::string(StringOr(*sse, "KMSMasterKeyId", ""));
   }
   return o;
+}
+
+Status AnswerRestore(OperationContext& ctx, const Result<TableDescription>& created, const std::string& target,
+                     std::string_view source_backup_arn, std::string_view source_table_arn, int64_t restore_ms) {
+  if (!created.ok()) {
+    if (created.status().code() == ErrorCode::kTableAlreadyExists) {
+      return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
+    }
+    return created.status();
+  }
+  ctx.out.StartObject();
+  ctx.out.Key("TableDescription");
+  WriteTableDescription(ctx.out, ctx.identity, *created, nullptr, "CREATING", DescriptionView::kFull,
+                        [&](JsonWriter& w) {
+                          w.Key("RestoreSummary");
+                          w.StartObject();
+                          if (!source_backup_arn.empty()) WriteString(w, "SourceBackupArn", source_backup_arn);
+                          WriteString(w, "SourceTableArn", source_table_arn);
+                          WriteTimestamp(w, "RestoreDateTime", restore_ms);
+                          w.Key("RestoreInProgress");
+                          w.Bool(true);
+                          w.EndObject();
+                        });
+  ctx.out.EndObject();
+  return Status::Ok();
 }
 
 }  // namespace monotable::api

@@ -1,6 +1,6 @@
 // What the backup, PITR and restore operations share: backup ARNs, the BackupDetails /
-// BackupDescription / BackupSummary / ContinuousBackupsDescription JSON, the restore overrides
-// and their request shapes.
+// BackupDescription / BackupSummary / ContinuousBackupsDescription JSON, the restore overrides,
+// their request shapes and the answer of a restore.
 #pragma once
 
 #include <optional>
@@ -37,5 +37,10 @@ std::string IsoSeconds(int64_t ms);
 std::string RestoreOverrideShapes();
 // Reads the overrides of a checked request.
 backup::RestoreOverrides ReadRestoreOverrides(const rapidjson::Value& request);
+// Answers a restore that was asked to start: its error (TableAlreadyExistsException worded as AWS
+// words it when the target appeared meanwhile), or the new table's TableDescription with its
+// RestoreSummary (SourceBackupArn only for a restore from a backup: pass "" otherwise).
+Status AnswerRestore(OperationContext& ctx, const Result<TableDescription>& created, const std::string& target,
+                     std::string_view source_backup_arn, std::string_view source_table_arn, int64_t restore_ms);
 
 }  // namespace monotable::api

@@ -40,27 +40,7 @@ Status Run(OperationContext& ctx) {
   }
   std::string source_arn = TableArn(ctx.identity, record.table_name);
   auto created = ctx.backups->RestoreFromBackup(record, target, ReadRestoreOverrides(ctx.request), arn, source_arn);
-  if (!created.ok()) {
-    if (created.status().code() == ErrorCode::kTableAlreadyExists) {
-      return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
-    }
-    return created.status();
-  }
-  ctx.out.StartObject();
-  ctx.out.Key("TableDescription");
-  WriteTableDescription(ctx.out, ctx.identity, *created, nullptr, "CREATING", DescriptionView::kFull,
-                        [&](JsonWriter& w) {
-                          w.Key("RestoreSummary");
-                          w.StartObject();
-                          WriteString(w, "SourceBackupArn", arn);
-                          WriteString(w, "SourceTableArn", source_arn);
-                          WriteTimestamp(w, "RestoreDateTime", record.created_ms);
-                          w.Key("RestoreInProgress");
-                          w.Bool(true);
-                          w.EndObject();
-                        });
-  ctx.out.EndObject();
-  return Status::Ok();
+  return AnswerRestore(ctx, created, target, arn, source_arn, record.created_ms);
 }
 
 }  // namespace

@@ -85,26 +85,7 @@ Status Run(OperationContext& ctx) {
   if (ctx.db.catalog().Find(target)) return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
   std::string source_arn = TableArn(ctx.identity, source);
   auto created = service->RestoreToTime(handle, *pitr, at, target, ReadRestoreOverrides(req), source_arn);
-  if (!created.ok()) {
-    if (created.status().code() == ErrorCode::kTableAlreadyExists) {
-      return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + target);
-    }
-    return created.status();
-  }
-  ctx.out.StartObject();
-  ctx.out.Key("TableDescription");
-  WriteTableDescription(ctx.out, ctx.identity, *created, nullptr, "CREATING", DescriptionView::kFull,
-                        [&](JsonWriter& w) {
-                          w.Key("RestoreSummary");
-                          w.StartObject();
-                          WriteString(w, "SourceTableArn", source_arn);
-                          WriteTimestamp(w, "RestoreDateTime", at);
-                          w.Key("RestoreInProgress");
-                          w.Bool(true);
-                          w.EndObject();
-                        });
-  ctx.out.EndObject();
-  return Status::Ok();
+  return AnswerRestore(ctx, created, target, "", source_arn, at);
 }
 
 }  // namespace
