@@ -128,8 +128,9 @@ Result<Item> ItemFromLine(std::string_view line) {
   rapidjson::Document doc;
   doc.Parse(line.data(), line.size());
   if (doc.HasParseError() || !doc.IsObject()) return Bad("Unexpected token: the line is not a JSON object");
-  auto it = doc.FindMember("Item");
-  if (it == doc.MemberEnd()) return Bad("The line has no Item member");
+  const rapidjson::Value& object = doc;  // const: RapidJSON's mutable member iterators compare ambiguously in C++20
+  auto it = object.FindMember("Item");
+  if (it == object.MemberEnd()) return Bad("The line has no Item member");
   return ItemFromDynamoJson(it->value);
 }
 

@@ -353,7 +353,8 @@ Result<ImportRecord> DecodeImport(std::string_view json) {
   r.input_format = GetStr(d, "input_format");
   r.compression = GetStr(d, "compression");
   r.csv_delimiter = GetStr(d, "csv_delimiter");
-  if (auto it = d.FindMember("csv_headers"); it != d.MemberEnd() && it->value.IsArray()) {
+  const rapidjson::Value& object = d;  // const: RapidJSON's mutable member iterators compare ambiguously in C++20
+  if (auto it = object.FindMember("csv_headers"); it != object.MemberEnd() && it->value.IsArray()) {
     for (const auto& h : it->value.GetArray()) {
       if (h.IsString()) r.csv_headers.emplace_back(h.GetString(), h.GetStringLength());
     }

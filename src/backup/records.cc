@@ -159,8 +159,9 @@ Result<RestoreRecord> DecodeRestore(std::string_view json) {
   r.source_backup_arn = GetStr(doc, "source_backup_arn");
   r.source_table_arn = GetStr(doc, "source_table_arn");
   r.restore_ms = GetInt(doc, "restore_ms");
-  auto it = doc.FindMember("in_progress");
-  r.in_progress = it != doc.MemberEnd() && it->value.IsBool() && it->value.GetBool();
+  const rapidjson::Value& object = doc;  // const: RapidJSON's mutable member iterators compare ambiguously in C++20
+  auto it = object.FindMember("in_progress");
+  r.in_progress = it != object.MemberEnd() && it->value.IsBool() && it->value.GetBool();
   if (r.table_id.empty()) return Status(ErrorCode::kCorruption, "bad restore record");
   return r;
 }
