@@ -1,34 +1,17 @@
-// The PartitionStore contract (engine.h, part 1), one suite run against every backend: the ordered
-// adapter over the memory engine and over RocksDB, and the partitioned test engine.
-#include <gtest/gtest.h>
-
-#include <atomic>
-#include <optional>
-#include <string>
-#include <thread>
+// The PartitionStore contract suite (partition_store_contract.h) against the embedded backends:
+// the ordered adapter over the memory engine and over RocksDB, and the partitioned test engine.
+#include <memory>
 #include <utility>
-#include <vector>
 
-#include "engine/engine.h"
 #include "engine/memory/memory_engine.h"
 #include "engine/ordered_store.h"
 #include "engine/partitioned/partitioned_store.h"
 #include "engine/rocksdb/rocksdb_engine.h"
+#include "partition_store_contract.h"
 #include "rocksdb_fixtures.h"
 
 namespace monotable::engine {
 namespace {
-
-// A partition id as the table layer makes them: an 8-byte hash, then a self-delimiting name.
-std::string Pid(uint64_t hash, std::string_view name) {
-  std::string out;
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((hash >> shift) & 0xff));
-  out.append(name);
-  out.append("\0\1", 2);
-  return out;
-}
-
-using KVs = std::vector<std::pair<std::string, std::string>>;
 
 struct MemoryBackend {
   std::unique_ptr<Engine> engine;
@@ -57,207 +40,8 @@ struct PartitionedBackend {
   void Close() {}
 };
 
-template <typename Backend>
-class PartitionStoreTest : public ::testing::Test {
- protected:
-  void SetUp() override { store_ = backend_.Open(); }
-  void Reopen() {
-    store_.reset();
-    backend_.Close();
-    store_ = backend_.Open();
-  }
-
-  Status Put(PartitionRef p, std::string sort, std::string value, std::vector<std::string> log = {}) {
-    PartitionWrite w;
-    w.mutations.push_back({std::move(sort), std::move(value)});
-    w.log = std::move(log);
-    return store_->Commit(p, std::move(w)).status();
-  }
-  KVs Range(PartitionRef p, std::string_view lower, std::string_view upper, bool forward, size_t max = 1000) {
-    KVs out;
-    Status st = store_->ReadRange(p, {lower, upper, forward}, [&](std::string_view k, std::string_view v) {
-      out.emplace_back(k, v);
-      return out.size() < max;
-    });
-    EXPECT_TRUE(st.ok()) << st.message();
-    return out;
-  }
-  KVs Scan(uint32_t keyspace, std::string_view lower, std::string_view upper) {
-    KVs out;
-    Status st = store_->ScanKeyspace(keyspace, lower, upper, [&](std::string_view k, std::string_view v) {
-      out.emplace_back(k, v);
-      return true;
-    });
-    EXPECT_TRUE(st.ok()) << st.message();
-    return out;
-  }
-  std::vector<std::pair<uint64_t, std::string>> Log(PartitionRef p, uint64_t after) {
-    std::vector<std::pair<uint64_t, std::string>> out;
-    Status st = store_->ReadLog(p, after, [&](uint64_t pos, std::string_view r) {
-      out.emplace_back(pos, r);
-      return true;
-    });
-    EXPECT_TRUE(st.ok()) << st.message();
-    return out;
-  }
-
-  Backend backend_;
-  std::unique_ptr<PartitionStore> store_;
-};
-
 using Backends = ::testing::Types<MemoryBackend, RocksBackend, PartitionedBackend>;
-TYPED_TEST_SUITE(PartitionStoreTest, Backends);
-
-TYPED_TEST(PartitionStoreTest, GuardedCommitAppliesAllOrNothing) {
-  std::string a = Pid(1, "a");
-  PartitionRef p{7, a};
-  ASSERT_TRUE(this->Put(p, "x", "1").ok());
-  PartitionWrite w;
-  w.guards.push_back({"x", std::string("1")});
-  w.guards.push_back({"y", std::nullopt});
-  w.mutations.push_back({"x", std::string("2")});
-  w.mutations.push_back({"y", std::string("new")});
-  w.log.push_back("rec");
-  auto ok = this->store_->Commit(p, w);
-  ASSERT_TRUE(ok.ok()) << ok.status().message();
-  EXPECT_EQ(ok->first_log_position, 1u);
-  // The same write again: its guards no longer hold; nothing applied, nothing appended.
-  w.mutations[0].value = "3";
-  auto refused = this->store_->Commit(p, w);
-  EXPECT_EQ(refused.status().code(), ErrorCode::kGuardFailed);
-  EXPECT_EQ(*this->store_->Get(p, "x").value(), "2");
-  EXPECT_EQ(*this->store_->Get(p, "y").value(), "new");
-  EXPECT_EQ(this->Log(p, 0).size(), 1u);
-  // Delete through a guarded commit.
-  PartitionWrite del;
-  del.guards.push_back({"y", std::string("new")});
-  del.mutations.push_back({"y", std::nullopt});
-  ASSERT_TRUE(this->store_->Commit(p, std::move(del)).ok());
-  EXPECT_FALSE(this->store_->Get(p, "y").value().has_value());
-  // The same sort key in another partition or keyspace is another key.
-  std::string b = Pid(1, "ab");
-  EXPECT_FALSE(this->store_->Get({7, b}, "x").value().has_value());
-  EXPECT_FALSE(this->store_->Get({8, a}, "x").value().has_value());
-}
-
-TYPED_TEST(PartitionStoreTest, RangesStayInsideTheirPartitionInBothDirections) {
-  std::string a = Pid(5, "a"), ab = Pid(5, "ab"), c = Pid(4, "c");
-  for (const char* s : {"1", "2", "3", "4"}) ASSERT_TRUE(this->Put({3, a}, s, std::string("a") + s).ok());
-  ASSERT_TRUE(this->Put({3, ab}, "0", "ab0").ok());
-  ASSERT_TRUE(this->Put({3, c}, "9", "c9").ok());
-  ASSERT_TRUE(this->Put({4, a}, "5", "other keyspace").ok());
-  EXPECT_EQ(this->Range({3, a}, "", "", true), (KVs{{"1", "a1"}, {"2", "a2"}, {"3", "a3"}, {"4", "a4"}}));
-  EXPECT_EQ(this->Range({3, a}, "", "", false), (KVs{{"4", "a4"}, {"3", "a3"}, {"2", "a2"}, {"1", "a1"}}));
-  EXPECT_EQ(this->Range({3, a}, "2", "4", true), (KVs{{"2", "a2"}, {"3", "a3"}}));
-  EXPECT_EQ(this->Range({3, a}, "2", "4", false), (KVs{{"3", "a3"}, {"2", "a2"}}));
-  EXPECT_EQ(this->Range({3, a}, "", "", false, 2), (KVs{{"4", "a4"}, {"3", "a3"}}));
-  EXPECT_TRUE(this->Range({3, Pid(6, "none")}, "", "", true).empty());
-}
-
-TYPED_TEST(PartitionStoreTest, ScanWalksPartitionsInHashOrderWithConcatenatedKeys) {
-  std::string p1 = Pid(0x10, "z"), p2 = Pid(0x20, "a"), p3 = Pid(0x30, "m");
-  ASSERT_TRUE(this->Put({9, p3}, "s1", "v31").ok());
-  ASSERT_TRUE(this->Put({9, p1}, "s2", "v12").ok());
-  ASSERT_TRUE(this->Put({9, p1}, "s1", "v11").ok());
-  ASSERT_TRUE(this->Put({9, p2}, "s1", "v21").ok());
-  ASSERT_TRUE(this->Put({10, p1}, "s1", "elsewhere").ok());
-  KVs all = this->Scan(9, "", "");
-  EXPECT_EQ(all, (KVs{{p1 + "s1", "v11"}, {p1 + "s2", "v12"}, {p2 + "s1", "v21"}, {p3 + "s1", "v31"}}));
-  // Resume inside a partition, and stop at a hash boundary (a parallel-scan segment).
-  EXPECT_EQ(this->Scan(9, p1 + "s2", ""), (KVs{{p1 + "s2", "v12"}, {p2 + "s1", "v21"}, {p3 + "s1", "v31"}}));
-  std::string hash_0x30 = Pid(0x30, "").substr(0, 8);
-  EXPECT_EQ(this->Scan(9, p1 + "s1\x01", hash_0x30), (KVs{{p1 + "s2", "v12"}, {p2 + "s1", "v21"}}));
-}
-
-TYPED_TEST(PartitionStoreTest, ChangeLogPositionsArePerPartitionAndNeverReused) {
-  std::string a = Pid(1, "a"), b = Pid(2, "b");
-  ASSERT_TRUE(this->Put({1, a}, "k", "v", {"a1", "a2"}).ok());
-  ASSERT_TRUE(this->Put({1, b}, "k", "v", {"b1"}).ok());
-  auto third = this->store_->Commit({1, a}, PartitionWrite{{}, {}, {"a3"}});
-  ASSERT_TRUE(third.ok());
-  EXPECT_EQ(third->first_log_position, 3u);
-  EXPECT_EQ(this->Log({1, a}, 0), (std::vector<std::pair<uint64_t, std::string>>{{1, "a1"}, {2, "a2"}, {3, "a3"}}));
-  EXPECT_EQ(this->Log({1, a}, 2), (std::vector<std::pair<uint64_t, std::string>>{{3, "a3"}}));
-  EXPECT_EQ(this->Log({1, b}, 0), (std::vector<std::pair<uint64_t, std::string>>{{1, "b1"}}));
-
-  std::vector<std::pair<std::string, uint64_t>> logged;
-  auto scan_logs = [&] {
-    logged.clear();
-    ASSERT_TRUE(this->store_->ScanLogs(1, [&](std::string_view id, uint64_t first) {
-                      logged.emplace_back(id, first);
-                      return true;
-                    }).ok());
-  };
-  scan_logs();
-  EXPECT_EQ(logged, (std::vector<std::pair<std::string, uint64_t>>{{a, 1}, {b, 1}}));
-  ASSERT_TRUE(this->store_->TrimLog({1, a}, 2).ok());
-  ASSERT_TRUE(this->store_->TrimLog({1, b}, 1).ok());
-  scan_logs();
-  EXPECT_EQ(logged, (std::vector<std::pair<std::string, uint64_t>>{{a, 3}}));
-  ASSERT_TRUE(this->store_->TrimLog({1, a}, 3).ok());
-  scan_logs();
-  EXPECT_TRUE(logged.empty());
-  // Trimmed to nothing, the numbering goes on (also after reopening the store).
-  this->Reopen();
-  auto next = this->store_->Commit({1, a}, PartitionWrite{{}, {}, {"a4"}});
-  ASSERT_TRUE(next.ok());
-  EXPECT_EQ(next->first_log_position, 4u);
-  EXPECT_EQ(*this->store_->Get({1, a}, "k").value(), "v");
-}
-
-TYPED_TEST(PartitionStoreTest, DropKeyspaceRemovesItemsAndLogs) {
-  std::string a = Pid(1, "a");
-  ASSERT_TRUE(this->Put({5, a}, "k", "v", {"r"}).ok());
-  ASSERT_TRUE(this->Put({6, a}, "k", "kept", {"r"}).ok());
-  ASSERT_TRUE(this->store_->DropKeyspace(5).ok());
-  EXPECT_TRUE(this->Scan(5, "", "").empty());
-  EXPECT_TRUE(this->Log({5, a}, 0).empty());
-  EXPECT_EQ(*this->store_->Get({6, a}, "k").value(), "kept");
-  EXPECT_EQ(this->Log({6, a}, 0).size(), 1u);
-}
-
-// Concurrent read-modify-write commits of one partition: guards serialize them, and every
-// committed increment got its own log position, with no gap.
-TYPED_TEST(PartitionStoreTest, ConcurrentGuardedIncrementsKeepCountAndLogDense) {
-  std::string a = Pid(1, "counter");
-  PartitionRef p{2, a};
-  constexpr int kThreads = 4, kEach = 50;
-  std::vector<std::thread> threads;
-  std::atomic<int> failures{0};
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&] {
-      for (int i = 0; i < kEach; ++i) {
-        while (true) {
-          auto cur = this->store_->Get(p, "n");
-          if (!cur.ok()) {
-            ++failures;
-            return;
-          }
-          int n = cur->has_value() ? std::stoi(**cur) : 0;
-          PartitionWrite w;
-          w.guards.push_back({"n", *cur});
-          w.mutations.push_back({"n", std::to_string(n + 1)});
-          w.log.push_back(std::to_string(n + 1));
-          auto done = this->store_->Commit(p, std::move(w));
-          if (done.ok()) break;
-          if (done.status().code() != ErrorCode::kGuardFailed) {
-            ++failures;
-            return;
-          }
-        }
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  EXPECT_EQ(failures.load(), 0);
-  EXPECT_EQ(*this->store_->Get(p, "n").value(), std::to_string(kThreads * kEach));
-  auto log = this->Log(p, 0);
-  ASSERT_EQ(log.size(), static_cast<size_t>(kThreads * kEach));
-  for (size_t i = 0; i < log.size(); ++i) {
-    EXPECT_EQ(log[i].first, i + 1);
-    EXPECT_EQ(log[i].second, std::to_string(i + 1));  // commit order is log order
-  }
-}
+INSTANTIATE_TYPED_TEST_SUITE_P(Embedded, PartitionStoreContract, Backends);
 
 }  // namespace
 }  // namespace monotable::engine
