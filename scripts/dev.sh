@@ -5,6 +5,8 @@
 #   scripts/dev.sh test    install dependencies, build, run every test (ctest + pytest + the
 #                          console's browser tests)
 #   scripts/dev.sh browser-test   build, then only the console's browser tests (tests/browser)
+#   scripts/dev.sh rados-test     build, then only the RADOS engine's tests on a loopback Ceph
+#                          cluster it starts and stops (CEPH_BASE, CEPH_MONPORT override)
 #   scripts/dev.sh build   install dependencies and build only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +64,30 @@ run_browser_tests() {
   timeout 420 node tests/browser/run.mjs build/monotable
 }
 
+# The RADOS engine's tests (tests/engine/rados_store_test.cc) on a real cluster: start-ceph.sh
+# starts 3 monitors, 1 mgr and 3 OSDs (memstore) on loopback in CEPH_BASE, monitors from port
+# CEPH_MONPORT, the ctest cases named Rados* run with MONOTABLE_CEPH_CONF set, and the cluster is
+# stopped whatever happens (the trap also runs on a failure or an interrupt). RADOS_CTEST_ARGS adds
+# ctest arguments (e.g. -V).
+run_rados_tests() {
+  local base="${CEPH_BASE:-${TMPDIR:-/tmp}/mt-ceph-rados}" port="${CEPH_MONPORT:-48789}"
+  local started rc=0 stop
+  started=$(date +%s)
+  stop="$(pwd)/scripts/ceph/stop-ceph.sh"
+  (
+    trap 'BASE="$base" "$stop" >/dev/null' EXIT
+    trap 'exit 130' INT TERM
+    if ! BASE="$base" MONPORT0="$port" timeout 180 scripts/ceph/start-ceph.sh >"$base.log" 2>&1; then
+      echo "the Ceph cluster did not start (log: $base.log, daemons' logs: $base/log)"
+      exit 1
+    fi
+    cd build && MONOTABLE_CEPH_CONF="$base/ceph.conf" MONOTABLE_CEPH_POOL=dyn \
+      ctest --output-on-failure -j 2 --timeout 300 -R '^Rados' ${RADOS_CTEST_ARGS:-}
+  ) || rc=1
+  echo "rados tests: $(($(date +%s) - started)) s, cluster included"
+  return $rc
+}
+
 build() {
   local type="${BUILD_TYPE:-RelWithDebInfo}"
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$type" >/dev/null
@@ -72,6 +98,8 @@ run_tests() {
   local failed=0
   echo "== unit tests (ctest)"
   (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300) || failed=1
+  echo "== RADOS engine on a loopback Ceph cluster (scripts/ceph: 3 mon, 3 osd, memstore; then stopped)"
+  run_rados_tests || failed=1
   echo "== API tests (pytest: boto3 and the AWS CLI against a started server)"
   /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api --monotable-binary build/monotable || failed=1
   echo "== API tests again, the shared server on RocksDB (the default engine)"
@@ -106,12 +134,17 @@ case "${1:-}" in
     build
     run_browser_tests
     ;;
+  rados-test)
+    install_deps
+    build
+    run_rados_tests
+    ;;
   build)
     install_deps
     build
     ;;
   *)
-    echo "usage: scripts/dev.sh serve|test|browser-test|build" >&2
+    echo "usage: scripts/dev.sh serve|test|browser-test|rados-test|build" >&2
     exit 2
     ;;
 esac
