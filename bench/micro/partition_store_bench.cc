@@ -5,6 +5,7 @@
 //
 //   Commit       a guarded put of one 100-byte item (guard: the value the thread wrote last), no
 //                log record; each thread writes its own partition
+//   Commit/logged  the same with one 50-byte change-log record appended
 //   Get          one item of 10,000 (100 partitions of 100 items), chosen at random
 //   ReadRange10  ten items forward from a random sort key of a random partition
 //
@@ -137,13 +138,13 @@ void Close() {
   }
 }
 
-void BM_Commit(benchmark::State& state, Backend backend) {
+void BM_Commit(benchmark::State& state, Backend backend, bool logged) {
   Fixture& f = Get(backend);
   if (!f.error.empty()) {
     state.SkipWithError(f.error.c_str());
     return;
   }
-  std::string id = Pid(1000 + state.thread_index());
+  std::string id = Pid((logged ? 2000 : 1000) + state.thread_index());
   PartitionRef p{kKeyspace, id};
   auto current = f.store->Get(p, "w");
   std::optional<std::string> last = current.ok() ? *current : std::nullopt;
@@ -154,6 +155,7 @@ void BM_Commit(benchmark::State& state, Backend backend) {
     PartitionWrite w;
     w.guards.push_back({"w", last});
     w.mutations.push_back({"w", value});
+    if (logged) w.log.push_back(value.substr(0, 50));
     auto done = f.store->Commit(p, std::move(w));
     if (!done.ok()) {
       state.SkipWithError(done.status().message().c_str());
@@ -209,7 +211,13 @@ void BM_ReadRange10(benchmark::State& state, Backend backend) {
   BENCHMARK_CAPTURE(fn, rocksdb, Backend::kRocksDb)->Threads(1)->Threads(8)->UseRealTime(); \
   BENCHMARK_CAPTURE(fn, rados, Backend::kRados)->Threads(1)->Threads(8)->UseRealTime()
 
-MT_STORE_BENCH(BM_Commit);
+#define MT_COMMIT_BENCH(logged, suffix)                                                                     \
+  BENCHMARK_CAPTURE(BM_Commit, memory##suffix, Backend::kMemory, logged)->Threads(1)->Threads(8)->UseRealTime();   \
+  BENCHMARK_CAPTURE(BM_Commit, rocksdb##suffix, Backend::kRocksDb, logged)->Threads(1)->Threads(8)->UseRealTime(); \
+  BENCHMARK_CAPTURE(BM_Commit, rados##suffix, Backend::kRados, logged)->Threads(1)->Threads(8)->UseRealTime()
+
+MT_COMMIT_BENCH(false, );
+MT_COMMIT_BENCH(true, _logged);
 MT_STORE_BENCH(BM_Get);
 MT_STORE_BENCH(BM_ReadRange10);
 

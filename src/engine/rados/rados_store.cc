@@ -9,8 +9,10 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -32,6 +34,7 @@ constexpr uint64_t kFirstPage = 32;
 constexpr uint64_t kMaxPage = 1024;
 constexpr size_t kTrimBatch = 1000;
 constexpr int kMaxAttempts = 10000;
+constexpr size_t kMaxCachedHeads = 4096;
 
 std::string Hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -201,7 +204,9 @@ class RadosStore final : public PartitionStore {
     bool exists = true;
     for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
       Head head;
-      if (logs) {
+      if (logs && attempt == 0 && CachedHead(oid, head)) {
+        exists = true;  // assumed: the assertion on the head checks it
+      } else if (logs) {
         OmapVals vals;
         int rval = 0;
         librados::ObjectReadOperation read;
@@ -213,10 +218,11 @@ class RadosStore final : public PartitionStore {
       }
       const CommitOutcome outcome{logs ? head.next : 0};
       OmapVals to_set = sets;
+      Head next = head;
       if (logs) {
-        Head next = head;
         for (std::string& record : write.log) to_set.emplace(LogKey(next.next++), Bytes(record));
-        to_set[kHeadKey] = Bytes(next.Encode());
+        next.raw = Bytes(next.Encode());
+        to_set[kHeadKey] = next.raw;
       }
       if (!exists) {
         // A new partition: every guard must expect absence; listed in the directory first.
@@ -229,7 +235,10 @@ class RadosStore final : public PartitionStore {
         create.create(true);
         create.omap_set(to_set);
         int r = Run(oid, create);
-        if (r == 0) return outcome;
+        if (r == 0) {
+          if (logs) RememberHead(oid, next);
+          return outcome;
+        }
         if (r == -EEXIST) {
           exists = true;
           continue;
@@ -246,7 +255,11 @@ class RadosStore final : public PartitionStore {
       if (!to_set.empty()) op.omap_set(to_set);
       if (!removes.empty()) op.omap_rm_keys(removes);
       int r = Run(oid, op);
-      if (r == 0) return outcome;
+      if (r == 0) {
+        if (logs) RememberHead(oid, next);
+        return outcome;
+      }
+      if (logs) ForgetHead(oid);  // stale, or the partition is gone
       if (r == -ENOENT) {
         exists = false;  // never written, or dropped since the head was read
         continue;
@@ -333,16 +346,20 @@ class RadosStore final : public PartitionStore {
         int cmp_rval = 0;
         if (final_batch) op.omap_cmp({{kHeadKey, {head.raw, LIBRADOS_CMPXATTR_OP_EQ}}}, &cmp_rval);
         op.omap_rm_keys(keys);
+        Head next = head;
         if (final_batch) {
-          Head next = head;
           next.first = new_first;
-          op.omap_set({{kHeadKey, Bytes(next.Encode())}});
+          next.raw = Bytes(next.Encode());
+          op.omap_set({{kHeadKey, next.raw}});
         }
         r = Run(oid, op);
         if (r == -ENOENT) return Status::Ok();
         if (r == -ECANCELED) break;  // the head moved: read it again
         if (r < 0) return Failure("trim log", r);
-        if (final_batch) return Status::Ok();
+        if (final_batch) {
+          RememberHead(oid, next);
+          return Status::Ok();
+        }
       }
     }
     return Status::Io("rados trim log: the partition kept changing");
@@ -399,6 +416,10 @@ class RadosStore final : public PartitionStore {
       return true;
     }));
     MT_RETURN_IF_ERROR(remove_all());
+    {
+      std::lock_guard lock(heads_mu_);
+      heads_.clear();
+    }
     librados::ObjectWriteOperation op;
     op.remove();
     int r = Run(DirectoryObject(keyspace), op);
@@ -435,6 +456,26 @@ class RadosStore final : public PartitionStore {
     }
     c->release();
     return r;
+  }
+
+  // The head this store last wrote or read for a partition object: a commit with log records
+  // asserts it at once instead of reading the head first (one round trip instead of two when this
+  // store is the partition's only writer); a stale one fails the assertion and is read again.
+  bool CachedHead(const std::string& oid, Head& head) {
+    std::lock_guard lock(heads_mu_);
+    auto it = heads_.find(oid);
+    if (it == heads_.end()) return false;
+    head = it->second;
+    return true;
+  }
+  void RememberHead(const std::string& oid, const Head& head) {
+    std::lock_guard lock(heads_mu_);
+    if (heads_.size() >= kMaxCachedHeads && !heads_.count(oid)) heads_.clear();  // bounded, simply
+    heads_[oid] = head;
+  }
+  void ForgetHead(const std::string& oid) {
+    std::lock_guard lock(heads_mu_);
+    heads_.erase(oid);
   }
 
   // Whether every guard holds now (read again after an assertion failed).
@@ -536,6 +577,8 @@ class RadosStore final : public PartitionStore {
 
   std::unique_ptr<librados::Rados> rados_;
   librados::IoCtx io_;  // declared after rados_: closed before the cluster handle shuts down
+  std::mutex heads_mu_;
+  std::unordered_map<std::string, Head> heads_;  // see CachedHead
 };
 
 }  // namespace

@@ -21,7 +21,8 @@
 //   head to the assertions and writes records "l"+position and the new head in the same operation;
 //   when an assertion fails (-ECANCELED) the guarded keys are read again: a guard that no longer
 //   holds answers kGuardFailed (nothing applied), a moved head retries. Commits without log records
-//   cost one round trip, with them two.
+//   cost one round trip; with them, one too when the head this store last saw for the partition
+//   (a bounded cache) is still current, else two (or three, when the cached head was stale).
 // - The first write to a partition meets -ENOENT (every write asserts the object exists): the
 //   partition is then added to its directory, and the object is made by an exclusive create
 //   carrying the write (guards expecting a value fail; -EEXIST retries). A partition's "l" entry
