@@ -324,11 +324,32 @@ TYPED_TEST_P(PartitionStoreContract, BackwardReadIsOneViewUnderConcurrentCommits
   this->RecordProperty("reads_during_commits", reads);
 }
 
+// Trimming more records than any backend removes in one step, in two trims.
+TYPED_TEST_P(PartitionStoreContract, TrimsManyRecords) {
+  std::string a = Pid(10, "busy");
+  PartitionRef p{14, a};
+  PartitionWrite w;
+  for (int i = 1; i <= 2500; ++i) w.log.push_back("r" + std::to_string(i));
+  auto done = this->store_->Commit(p, std::move(w));
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(done->first_log_position, 1u);
+  ASSERT_TRUE(this->store_->TrimLog(p, 2200).ok());
+  auto rest = this->Log(p, 0);
+  ASSERT_EQ(rest.size(), 300u);
+  EXPECT_EQ(rest.front(), (std::pair<uint64_t, std::string>{2201, "r2201"}));
+  ASSERT_TRUE(this->store_->TrimLog(p, 100000).ok());
+  EXPECT_TRUE(this->Log(p, 0).empty());
+  auto next = this->store_->Commit(p, PartitionWrite{{}, {}, {"after"}});
+  ASSERT_TRUE(next.ok());
+  EXPECT_EQ(next->first_log_position, 2501u);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(PartitionStoreContract, GuardedCommitAppliesAllOrNothing,
                             RangesStayInsideTheirPartitionInBothDirections,
                             ScanWalksPartitionsInHashOrderWithConcatenatedKeys,
                             ChangeLogPositionsArePerPartitionAndNeverReused, DropKeyspaceRemovesItemsAndLogs,
                             ConcurrentGuardedIncrementsKeepCountAndLogDense, EmptyValueIsNotAbsent,
-                            LongRangesReadInOrderBothWays, BackwardReadIsOneViewUnderConcurrentCommits);
+                            LongRangesReadInOrderBothWays, BackwardReadIsOneViewUnderConcurrentCommits,
+                            TrimsManyRecords);
 
 }  // namespace monotable::engine
