@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import json
 import os
+import subprocess
 import uuid
 
 import boto3
@@ -227,3 +228,37 @@ def test_serve_refuses_both_locations_and_https(binary, tmp_path):
         with pytest.raises(RuntimeError):
             Server(binary, ["--in-memory", "--s3-endpoint", "https://example.com" if not extra else ENDPOINT,
                             "--s3-access-key", "k", "--s3-secret-key", "s", *extra])
+
+
+def test_offline_cli_export_and_import_through_s3(binary, start_server, tmp_path, s3, bucket):
+    """`monotable export|import --data DIR --s3-endpoint ...` on the data directory of a stopped server."""
+    data = tmp_path / "data"
+    s = start_server("--data", str(data))
+    ddb = s.client()
+    name = unique_name("clis3")
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+    ddb.update_continuous_backups(TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    for i in range(40):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"k{i}"}, "v": {"N": str(i)}})
+    expected = scan_all(ddb, name)
+    s.stop()
+    offline = ["--data", str(data), "--s3-endpoint", ENDPOINT, "--s3-access-key", ACCESS_KEY,
+               "--s3-secret-key", SECRET_KEY]
+    prefix = "cli-" + uuid.uuid4().hex[:8]
+    out = subprocess.run([binary, "export", name, "--bucket", bucket, "--prefix", prefix, "--wait", *offline],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    manifest_keys = [k for k in all_keys(s3, bucket, prefix + "/") if k.endswith("/manifest-summary.json")]
+    assert len(manifest_keys) == 1
+    _, items = read_export_from_s3(s3, bucket, manifest_keys[0])
+    assert len(items) == 40
+    imported = unique_name("clis3-imp")
+    out = subprocess.run([binary, "import", imported, "--bucket", bucket, "--prefix",
+                          manifest_keys[0].rsplit("/", 1)[0] + "/data/", "--gzip", "--key", "pk:S", "--wait", *offline],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    s2 = start_server("--data", str(data))
+    assert sorted(scan_all(s2.client(), imported), key=lambda i: i["pk"]["S"]) == sorted(
+        expected, key=lambda i: i["pk"]["S"])
