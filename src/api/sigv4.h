@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/aws_sigv4.h"
 #include "common/status.h"
 
 namespace monotable::api {
@@ -57,19 +58,14 @@ class Authenticator {
 // session token) and every header of `headers` (names lower-cased, values trimmed), the body's
 // SHA-256 as the payload hash. Returns the headers to add: X-Amz-Date, X-Amz-Security-Token (with a
 // session token) and Authorization. `path` is the request's path, already URI-encoded ("/").
-struct SigningKey {
-  std::string access_key;
-  std::string secret;
-  std::string session_token;  // empty: none
-};
+using SigningKey = sigv4::Credentials;
 std::vector<std::pair<std::string, std::string>> SignRequest(
     const SigningKey& key, std::string_view region, std::string_view service, std::string_view method,
     std::string_view path, std::string_view host, const std::vector<std::pair<std::string, std::string>>& headers,
     std::string_view body, std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
-// Exposed for tests: the hex SigV4 signature of a canonical request.
-std::string SignatureFor(std::string_view secret, std::string_view date, std::string_view region,
-                         std::string_view service, std::string_view string_to_sign);
-std::string Sha256Hex(std::string_view data);
+// The signing helpers live in common/aws_sigv4.h (the S3 client signs with them too).
+using sigv4::SignatureFor;
+using sigv4::Sha256Hex;
 
 }  // namespace monotable::api

@@ -11,8 +11,9 @@
 //   RestoreInProgress=true until the load ends) and load its items on the worker; then the table
 //   is ACTIVE. A restore interrupted by a stop leaves a table that the next start drops.
 // - RestoreOf() is the RestoreSummary of a restored table (by table id).
-// - Exports and imports (export_import.h) run on the worker too, against the directory set by
-//   set_export_dir() (`serve --export-dir`; none: they are refused). Their records persist in
+// - Exports and imports (export_import.h) run on the worker too, against the object store set by
+//   set_object_store() (object_store.h: `serve --export-dir DIR` or `serve --s3-endpoint URL`;
+//   set_export_dir() is the directory's shorthand; none: they fail). Their records persist in
 //   the system key space ('E', 'I'); one still IN_PROGRESS at a start is marked FAILED.
 // - The destructor stops the worker after the job in hand (the database must outlive it).
 #pragma once
@@ -28,6 +29,7 @@
 
 #include "backup/backup_store.h"
 #include "backup/export_import.h"
+#include "backup/object_store.h"
 #include "backup/pitr.h"
 #include "backup/restore_plan.h"
 #include "table/database.h"
@@ -74,8 +76,9 @@ class BackupService {
     return importing_.count(std::string(table_id)) > 0;
   }
 
-  void set_export_dir(std::string dir) { export_dir_ = std::move(dir); }
-  const std::string& export_dir() const { return export_dir_; }
+  // Call before the first export or import (the worker uses the store without a lock).
+  void set_object_store(std::shared_ptr<ObjectStore> store) { store_ = std::move(store); }
+  void set_export_dir(const std::string& dir) { store_ = dir.empty() ? nullptr : NewDirectoryStore(dir); }
   // Registers the export (IN_PROGRESS) and queues it; `record` has its request fields filled in.
   // The items are the table's at record.export_ms (PITR must be enabled: the caller checks).
   Result<ExportRecord> Export(std::shared_ptr<const table::TableHandle> source, const PitrRecord& pitr,
@@ -113,7 +116,7 @@ class BackupService {
   mutable std::mutex restores_mu_;
   std::map<std::string, RestoreRecord, std::less<>> restores_;  // by table id
   std::set<std::string> importing_;                             // under restores_mu_: table ids
-  std::string export_dir_;
+  std::shared_ptr<ObjectStore> store_;  // none: exports and imports fail
   mutable std::mutex transfers_mu_;
   std::map<std::string, ExportRecord, std::less<>> exports_;  // by ARN
   std::map<std::string, ImportRecord, std::less<>> imports_;  // by ARN

@@ -8,8 +8,6 @@
 #include <zstd.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
 
@@ -21,7 +19,6 @@
 #include "table/keys.h"
 
 namespace monotable::backup {
-namespace fs = std::filesystem;
 namespace {
 
 using Writer = model::JsonWriter;
@@ -70,14 +67,6 @@ std::string Hex(std::string_view bytes) {
   std::string out;
   for (unsigned char c : bytes) out += {kDigits[c >> 4], kDigits[c & 15]};
   return out;
-}
-
-Status WriteFile(const fs::path& path, std::string_view data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  out.close();
-  if (!out) return Status::Io("cannot write " + path.string());
-  return Status::Ok();
 }
 
 std::string Gzip(std::string_view data) {
@@ -152,75 +141,125 @@ Result<AttributeValue> TypedCell(const std::string& text, AttrType type) {
   return AttributeValue::S(text);
 }
 
-// Reads an object's bytes in chunks: zstd frames for ZSTD, else through zlib's gzread (which
-// gunzips a GZIP object and passes plain bytes through as they are).
-class ObjectReader {
+// Decompresses an object's bytes as they arrive: zstd frames for ZSTD; otherwise gzip members when
+// the object starts with gzip's magic bytes, else the bytes as they are (as zlib's gzread would).
+class ChunkDecoder {
  public:
-  ObjectReader(const fs::path& path, bool zstd) : zstd_(zstd) {
-    if (zstd_) {
-      file_ = std::fopen(path.c_str(), "rb");
-      stream_ = ZSTD_createDStream();
-      if (stream_) ZSTD_initDStream(stream_);
-    } else {
-      gz_ = gzopen(path.c_str(), "rb");
-    }
+  explicit ChunkDecoder(bool zstd) : zstd_(zstd) {}
+  ~ChunkDecoder() {
+    if (zstream_) ZSTD_freeDStream(zstream_);
+    if (gzip_) inflateEnd(&z_);
   }
-  ~ObjectReader() {
-    if (file_) std::fclose(file_);
-    if (stream_) ZSTD_freeDStream(stream_);
-    if (gz_) gzclose(gz_);
-  }
-  bool ok() const { return zstd_ ? file_ && stream_ : gz_ != nullptr; }
-  // Bytes read into `out` (0: the end), or -1 on an error.
-  long Read(char* out, size_t size) {
-    if (!zstd_) return gzread(gz_, out, static_cast<unsigned>(size));
-    ZSTD_outBuffer output{out, size, 0};
-    while (output.pos == 0) {
-      if (in_.pos == in_.size) {
-        in_.size = std::fread(input_, 1, sizeof input_, file_);
-        in_.pos = 0;
-        if (in_.size == 0) return std::ferror(file_) || pending_ ? -1 : 0;
+  ChunkDecoder(const ChunkDecoder&) = delete;
+  ChunkDecoder& operator=(const ChunkDecoder&) = delete;
+
+  Status Feed(std::string_view in, const std::function<Status(std::string_view)>& out) {
+    if (in.empty()) return Status::Ok();
+    if (zstd_) return FeedZstd(in, out);
+    if (!decided_) {
+      // The first two bytes decide (one byte alone may be the start of the magic).
+      head_.append(in);
+      if (head_.size() < 2) return Status::Ok();
+      decided_ = true;
+      if (static_cast<unsigned char>(head_[0]) == 0x1f && static_cast<unsigned char>(head_[1]) == 0x8b) {
+        gzip_ = true;
+        if (inflateInit2(&z_, 15 + 16) != Z_OK) return Status::Io("cannot start gunzip");
       }
-      size_t r = ZSTD_decompressStream(stream_, &output, &in_);
-      if (ZSTD_isError(r)) return -1;
-      pending_ = r != 0;
+      std::string head = std::move(head_);
+      return gzip_ ? FeedGzip(head, out) : out(head);
     }
-    return static_cast<long>(output.pos);
+    return gzip_ ? FeedGzip(in, out) : out(in);
+  }
+  // Passes on a last undecided byte; kIo when the object ended inside a compressed frame or member.
+  Status Complete(const std::function<Status(std::string_view)>& out) {
+    if (!decided_ && !head_.empty()) {
+      decided_ = true;
+      return out(head_);
+    }
+    return pending_ ? Status::Io("truncated data") : Status::Ok();
   }
 
  private:
+  Status FeedGzip(std::string_view in, const std::function<Status(std::string_view)>& out) {
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z_.avail_in = static_cast<uInt>(in.size());
+    // Until the input is used up and inflate had room to spare (a full buffer may leave output behind).
+    do {
+      z_.next_out = reinterpret_cast<Bytef*>(buffer_);
+      z_.avail_out = sizeof buffer_;
+      int r = inflate(&z_, Z_NO_FLUSH);
+      if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) return Status::Io("bad gzip data");
+      size_t n = sizeof buffer_ - z_.avail_out;
+      if (n > 0) MT_RETURN_IF_ERROR(out(std::string_view(buffer_, n)));
+      pending_ = r != Z_STREAM_END;
+      if (r == Z_STREAM_END && z_.avail_in > 0) inflateReset(&z_);  // another gzip member follows
+      if (r == Z_BUF_ERROR && n == 0) break;
+    } while (z_.avail_in > 0 || z_.avail_out == 0);
+    return Status::Ok();
+  }
+  Status FeedZstd(std::string_view in, const std::function<Status(std::string_view)>& out) {
+    if (!zstream_) {
+      zstream_ = ZSTD_createDStream();
+      if (!zstream_) return Status::Io("cannot start zstd");
+      ZSTD_initDStream(zstream_);
+    }
+    ZSTD_inBuffer input{in.data(), in.size(), 0};
+    ZSTD_outBuffer output{buffer_, sizeof buffer_, 0};
+    do {
+      output.pos = 0;
+      size_t r = ZSTD_decompressStream(zstream_, &output, &input);
+      if (ZSTD_isError(r)) return Status::Io("not zstd-compressed");
+      pending_ = r != 0;
+      if (output.pos > 0) MT_RETURN_IF_ERROR(out(std::string_view(buffer_, output.pos)));
+    } while (input.pos < input.size || output.pos == output.size);
+    return Status::Ok();
+  }
+
   bool zstd_;
-  FILE* file_ = nullptr;
-  ZSTD_DStream* stream_ = nullptr;
-  gzFile gz_ = nullptr;
-  char input_[1 << 16];
-  ZSTD_inBuffer in_{input_, 0, 0};
-  bool pending_ = false;  // a zstd frame not yet complete
+  bool decided_ = false, gzip_ = false, pending_ = false;
+  std::string head_;
+  z_stream z_{};
+  ZSTD_DStream* zstream_ = nullptr;
+  char buffer_[1 << 16];
 };
 
-Status ForEachLine(const fs::path& path, bool zstd, const std::function<Status(std::string_view, size_t, size_t)>& fn) {
-  auto reader = std::make_unique<ObjectReader>(path, zstd);
-  if (!reader->ok()) return Status::Io("cannot open " + path.string());
+// Calls `fn` with every line of one object (without its "\n" or "\r\n"), its number and its bytes,
+// streaming the object: only the current line and a 64 KiB chunk are held.
+Status ForEachLine(ObjectStore& store, const std::string& bucket, const std::string& key, bool zstd,
+                   const std::function<Status(std::string_view, size_t, size_t)>& fn) {
+  auto decoder = std::make_unique<ChunkDecoder>(zstd);
   std::string line;
-  std::vector<char> buffer(1 << 16);
   size_t number = 0;
-  Status st;
-  while (st.ok()) {
-    long n = reader->Read(buffer.data(), buffer.size());
-    if (n < 0) return Status::Io("cannot read " + path.string() + (zstd ? " (not zstd-compressed?)" : ""));
-    if (n == 0) break;
-    for (long i = 0; i < n && st.ok(); ++i) {
-      if (buffer[i] == '\n') {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        st = fn(line, ++number, line.size() + 1);
-        line.clear();
-      } else {
-        line.push_back(buffer[i]);
+  auto lines = [&](std::string_view data) -> Status {
+    while (!data.empty()) {
+      size_t nl = data.find('\n');
+      if (nl == std::string_view::npos) {
+        line.append(data);
+        return Status::Ok();
       }
+      line.append(data.substr(0, nl));
+      data.remove_prefix(nl + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      MT_RETURN_IF_ERROR(fn(line, ++number, line.size() + 1));
+      line.clear();
     }
+    return Status::Ok();
+  };
+  Status st = store.Get(bucket, key, [&](std::string_view chunk) -> Status {
+    Status decoded = decoder->Feed(chunk, lines);
+    if (!decoded.ok() && decoded.code() == ErrorCode::kIo) {
+      return Status::Io("cannot read " + key + (zstd ? " (not zstd-compressed?)" : ": " + decoded.message()));
+    }
+    return decoded;
+  });
+  MT_RETURN_IF_ERROR(st);
+  st = decoder->Complete(lines);
+  if (!st.ok() && st.code() == ErrorCode::kIo) {
+    return Status::Io("cannot read " + key + (zstd ? " (not zstd-compressed?)" : ": truncated gzip data"));
   }
-  if (st.ok() && !line.empty()) st = fn(line, ++number, line.size());
-  return st;
+  MT_RETURN_IF_ERROR(st);
+  if (!line.empty()) return fn(line, ++number, line.size());
+  return Status::Ok();
 }
 
 }  // namespace
@@ -385,14 +424,11 @@ bool SafeLocation(std::string_view bucket, std::string_view prefix) {
   return true;
 }
 
-Status WriteExport(const std::string& root, ExportRecord& record, const LineSource& source) {
+Status WriteExport(ObjectStore& store, ExportRecord& record, const LineSource& source, int64_t max_file_bytes) {
   std::string base = JoinKey(record.prefix, "AWSDynamoDB/" + record.id);
-  fs::path bucket = fs::path(root) / record.bucket;
-  fs::path dir = bucket / base;
-  std::error_code ec;
-  fs::create_directories(dir / "data", ec);
-  if (ec) return Status::Io("cannot create " + (dir / "data").string() + ": " + ec.message());
-  MT_RETURN_IF_ERROR(WriteFile(dir / "_started", ""));
+  const std::string& bucket = record.bucket;
+  MT_RETURN_IF_ERROR(store.CheckBucket(bucket));
+  MT_RETURN_IF_ERROR(store.Put(bucket, base + "/_started", ""));
 
   std::string manifest_files;
   std::string lines;
@@ -402,7 +438,7 @@ Status WriteExport(const std::string& root, ExportRecord& record, const LineSour
     bool ion = record.format == "ION";
     std::string gz = Gzip(ion ? std::string(kIonVersionMarker) + " " + lines : lines);
     std::string key = base + "/data/" + RandomName() + (ion ? ".ion.gz" : ".json.gz");
-    MT_RETURN_IF_ERROR(WriteFile(bucket / key, gz));
+    MT_RETURN_IF_ERROR(store.Put(bucket, key, gz));
     std::string md5 = Md5(gz);
     rapidjson::StringBuffer buffer;
     Writer w(buffer);
@@ -423,13 +459,13 @@ Status WriteExport(const std::string& root, ExportRecord& record, const LineSour
     lines.push_back('\n');
     record.item_count++;
     record.billed_bytes += bytes;
-    if (++in_file >= kItemsPerDataFile) return flush();
+    if (++in_file >= kItemsPerDataFile || static_cast<int64_t>(lines.size()) >= max_file_bytes) return flush();
     return Status::Ok();
   }));
   MT_RETURN_IF_ERROR(flush());
   std::string files_key = base + "/manifest-files.json";
-  MT_RETURN_IF_ERROR(WriteFile(bucket / files_key, manifest_files));
-  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-files.checksum"), Base64Encode(Md5(manifest_files))));
+  MT_RETURN_IF_ERROR(store.Put(bucket, files_key, manifest_files));
+  MT_RETURN_IF_ERROR(store.Put(bucket, base + "/manifest-files.checksum", Base64Encode(Md5(manifest_files))));
 
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
@@ -466,28 +502,16 @@ Status WriteExport(const std::string& root, ExportRecord& record, const LineSour
   w.EndObject();
   std::string summary(buffer.GetString(), buffer.GetSize());
   std::string summary_key = base + "/manifest-summary.json";
-  MT_RETURN_IF_ERROR(WriteFile(bucket / summary_key, summary));
-  MT_RETURN_IF_ERROR(WriteFile(bucket / (base + "/manifest-summary.checksum"), Base64Encode(Md5(summary))));
+  MT_RETURN_IF_ERROR(store.Put(bucket, summary_key, summary));
+  MT_RETURN_IF_ERROR(store.Put(bucket, base + "/manifest-summary.checksum", Base64Encode(Md5(summary))));
   record.manifest = summary_key;
   return Status::Ok();
 }
 
-Status ReadImport(const std::string& root, ImportRecord& record, const TableDescription& table,
+Status ReadImport(ObjectStore& store, ImportRecord& record, const TableDescription& table,
                   const std::function<Status(const Item&)>& item,
                   const std::function<void(const std::string& where, const std::string& why)>& bad_line) {
-  fs::path bucket = fs::path(root) / record.bucket;
-  std::error_code ec;
-  if (!fs::is_directory(bucket, ec)) return Status::NotFound("The specified bucket does not exist");
-  std::vector<std::string> keys;
-  for (auto it = fs::recursive_directory_iterator(bucket, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    // Objects are regular files; a named pipe is read as one too (a stream fed by another program).
-    if (!it->is_regular_file() && !it->is_fifo()) continue;
-    std::string key = fs::relative(it->path(), bucket).generic_string();
-    if (key.compare(0, record.key_prefix.size(), record.key_prefix) == 0) keys.push_back(std::move(key));
-  }
-  if (ec) return Status::Io("cannot list " + bucket.string() + ": " + ec.message());
-  std::sort(keys.begin(), keys.end());
+  MT_ASSIGN_OR_RETURN(std::vector<std::string> keys, store.ListAll(record.bucket, record.key_prefix));
   bool csv = record.input_format == "CSV";
   char delimiter = record.csv_delimiter.empty() ? ',' : record.csv_delimiter[0];
   std::vector<std::string> cells;
@@ -496,7 +520,7 @@ Status ReadImport(const std::string& root, ImportRecord& record, const TableDesc
     bool header_pending = csv && headers.empty();
     bool zstd = record.compression == "ZSTD";
     MT_RETURN_IF_ERROR(
-        ForEachLine(bucket / key, zstd, [&](std::string_view line, size_t number, size_t bytes) -> Status {
+        ForEachLine(store, record.bucket, key, zstd, [&](std::string_view line, size_t number, size_t bytes) -> Status {
           record.processed_bytes += static_cast<int64_t>(bytes);
           if (line.empty()) return Status::Ok();
           std::string where = key + ":" + std::to_string(number);

@@ -1,5 +1,6 @@
-// Export to and import from a directory that stands in for S3 (`serve --export-dir DIR`: bucket B
-// is the directory DIR/B, an object key is a path below it), in DynamoDB's export layout:
+// Export to and import from S3 objects (object_store.h: a directory standing in for S3 with
+// `serve --export-dir DIR`, or an S3-compatible endpoint with `serve --s3-endpoint URL`), in
+// DynamoDB's export layout:
 //
 //   [prefix/]AWSDynamoDB/<export id>/manifest-summary.json   the export's summary (one JSON object)
 //   [prefix/]AWSDynamoDB/<export id>/manifest-summary.checksum  its MD5, base64 (AWS's documented
@@ -16,14 +17,17 @@
 //   [prefix/]AWSDynamoDB/<export id>/_started                 written first (AWS writes it too)
 //
 // Contract:
-// - WriteExport() writes every file of one export from the items it is given (item codec bytes),
-//   at most kItemsPerDataFile items per data file, and fills in the record's counts and manifest
-//   key; a failure leaves the record's FailureCode/FailureMessage and no manifest.
-// - ReadImport() reads every object (regular file or named pipe) whose key starts with the
-//   import's S3KeyPrefix (S3's prefix rule, in key order), gunzipped when the compression is GZIP, as DYNAMODB_JSON
+// - WriteExport() checks the bucket (CheckBucket), then writes every object of one export from the
+//   lines it is given, a data file holding at most kItemsPerDataFile items and `max_file_bytes` of
+//   uncompressed lines (the one line that passes the bound ends the file), and fills in the record's
+//   counts and manifest key; a failure returns the store's Status (no manifest is written).
+// - ReadImport() reads every object whose key starts with the import's S3KeyPrefix (listed page by
+//   page, in key order), each streamed in chunks (never held whole), decompressed as it arrives
+//   (ZSTD: zstd frames; otherwise gunzipped when it starts with gzip's magic bytes), as DYNAMODB_JSON
 //   lines or CSV (a header line unless HeaderList is given; the delimiter of CsvOptions; key attributes typed by the
 //   definitions, every other value a String, empty cells left out). A line that does not make a valid item (bad JSON,
 //   missing or mistyped key, over 400 KB) is counted and reported to `bad_line`; every good item goes to `item`.
+// - A missing bucket fails either with kResourceNotFound, refused credentials with kAccessDenied.
 // - Paths never leave the export directory: a bucket or prefix with a ".." segment is refused.
 #pragma once
 
@@ -31,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "backup/object_store.h"
 #include "common/status.h"
 #include "model/table_description.h"
 
@@ -82,12 +87,14 @@ std::string ImportKeysEnd();
 bool SafeLocation(std::string_view bucket, std::string_view prefix);
 
 constexpr int64_t kItemsPerDataFile = 100000;
+constexpr int64_t kDataFileBytes = 32 << 20;  // 32 MiB of uncompressed lines
 // Calls its argument with every data line (a full export's {"Item":...}, an incremental export's
 // {"Metadata":...,"Keys":...,"OldImage":...,"NewImage":...}) and the bytes it bills.
 using LineSource = std::function<Status(const std::function<Status(std::string_view line, int64_t bytes)>&)>;
-Status WriteExport(const std::string& root, ExportRecord& record, const LineSource& lines);
+Status WriteExport(ObjectStore& store, ExportRecord& record, const LineSource& lines,
+                   int64_t max_file_bytes = kDataFileBytes);
 
-Status ReadImport(const std::string& root, ImportRecord& record, const TableDescription& table,
+Status ReadImport(ObjectStore& store, ImportRecord& record, const TableDescription& table,
                   const std::function<Status(const Item&)>& item,
                   const std::function<void(const std::string& where, const std::string& why)>& bad_line);
 

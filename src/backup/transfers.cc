@@ -55,6 +55,16 @@ Status ChangeLines(PitrLog& pitr_log, const TableDescription& table, const PitrR
       std::move(snapshot));
 }
 
+const char* const kNoStore =
+    "No export location: start the server with --export-dir DIR or --s3-endpoint URL";
+
+// ExportDescription/ImportDescription's FailureCode for a failed transfer.
+std::string FailureCode(const Status& st, const char* otherwise) {
+  if (st.code() == ErrorCode::kResourceNotFound) return "S3NoSuchBucket";
+  if (st.code() == ErrorCode::kAccessDenied) return "S3AccessDenied";
+  return otherwise;
+}
+
 }  // namespace
 
 Status BackupService::LoadTransfers() {
@@ -160,9 +170,8 @@ Result<ExportRecord> BackupService::Export(std::shared_ptr<const table::TableHan
   MT_RETURN_IF_ERROR(PutExport(record));
   auto snapshot = db_.engine().GetSnapshot();
   Enqueue([this, source, pitr, record, snapshot]() mutable {
-    Status st = export_dir_.empty()
-                    ? Status::NotFound("No export directory: start the server with --export-dir DIR")
-                    : WriteExport(export_dir_, record, [&](const Emit& emit) {
+    Status st = !store_ ? Status::NotFound(kNoStore)
+                        : WriteExport(*store_, record, [&](const Emit& emit) {
                         return record.export_type == "INCREMENTAL_EXPORT"
                                    ? ChangeLines(*pitr_, *source->description, pitr, record, snapshot, emit)
                                    : FullLines(*pitr_, *source->description, pitr, record.export_ms,
@@ -173,7 +182,7 @@ Result<ExportRecord> BackupService::Export(std::shared_ptr<const table::TableHan
       record.status = "COMPLETED";
     } else {
       record.status = "FAILED";
-      record.failure_code = "S3NoSuchBucket";
+      record.failure_code = FailureCode(st, "UnknownError");
       record.failure_message = st.message();
       std::fprintf(stderr, "monotable: export %s failed: %s\n", record.export_arn.c_str(), st.message().c_str());
     }
@@ -210,14 +219,12 @@ Result<ImportRecord> BackupService::Import(TableDescription plan, ImportRecord r
     Status st = handle && handle->description->table_id == table.table_id
                     ? Status::Ok()
                     : Status::NotFound("the table being imported into was dropped");
-    if (st.ok() && export_dir_.empty()) {
-      st = Status::NotFound("No export directory: start the server with --export-dir DIR");
-    }
+    if (st.ok() && !store_) st = Status::NotFound(kNoStore);
     if (st.ok()) {
       TableLoader loader(db_.engine(), handle);
       int64_t added = 0;
       st = ReadImport(
-          export_dir_, record, table,
+          *store_, record, table,
           [&](const Item& item) {
             // DescribeImport shows the counts as they grow (persisted only at the end).
             if (++added % 5000 == 0) {
@@ -237,7 +244,7 @@ Result<ImportRecord> BackupService::Import(TableDescription plan, ImportRecord r
       record.status = "COMPLETED";
     } else {
       record.status = "FAILED";
-      record.failure_code = st.code() == ErrorCode::kResourceNotFound ? "S3NoSuchBucket" : "InternalServerError";
+      record.failure_code = FailureCode(st, "InternalServerError");
       record.failure_message = st.message();
       std::fprintf(stderr, "monotable: import %s failed: %s\n", record.import_arn.c_str(), st.message().c_str());
     }

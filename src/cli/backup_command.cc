@@ -15,6 +15,7 @@
 
 #include "api/service.h"
 #include "backup/backup_service.h"
+#include "backup/s3_client.h"
 #include "cli/dynamo_client.h"
 #include "model/json_writer.h"
 #include "table/database.h"
@@ -41,7 +42,8 @@ int Usage(const char* message) {
                "       monotable import TARGET --bucket B [--prefix P] [--format DYNAMODB_JSON|CSV] [--gzip]\n"
                "                        --key NAME:TYPE[,NAME:TYPE] [--wait]\n"
                "  every command also takes --endpoint URL (default http://127.0.0.1:8000) or --data DIR\n"
-               "  (the data directory of a stopped server; export and import then also take --export-dir DIR)\n");
+               "  (the data directory of a stopped server; export and import then also take --export-dir DIR, or\n"
+               "  --s3-endpoint URL --s3-access-key K --s3-secret-key S [--s3-region R] as `monotable serve` does)\n");
   return 2;
 }
 
@@ -49,6 +51,7 @@ int Usage(const char* message) {
 struct Options {
   std::string endpoint = "http://127.0.0.1:8000";
   std::string data, export_dir, bucket, prefix, format = "DYNAMODB_JSON", key, time;
+  backup::S3Config s3;
   bool wait = false, gzip = false;
   std::vector<std::string> args;
 };
@@ -70,6 +73,14 @@ bool Parse(int argc, char** argv, Options& o, std::string& error) {
       if (!value(o.data)) return false;
     } else if (a == "--export-dir") {
       if (!value(o.export_dir)) return false;
+    } else if (a == "--s3-endpoint") {
+      if (!value(o.s3.endpoint)) return false;
+    } else if (a == "--s3-access-key") {
+      if (!value(o.s3.access_key)) return false;
+    } else if (a == "--s3-secret-key") {
+      if (!value(o.s3.secret_key)) return false;
+    } else if (a == "--s3-region") {
+      if (!value(o.s3.region)) return false;
     } else if (a == "--bucket") {
       if (!value(o.bucket)) return false;
     } else if (a == "--prefix") {
@@ -105,7 +116,8 @@ Result<std::unique_ptr<Target>> Connect(const Options& o) {
   options.path = o.data;
   MT_ASSIGN_OR_RETURN(t->db, table::Database::Open(options));
   t->service = std::make_unique<api::Service>(*t->db, api::ServerIdentity{});
-  t->service->backups().set_export_dir(o.export_dir);
+  MT_ASSIGN_OR_RETURN(std::shared_ptr<backup::ObjectStore> store, backup::OpenObjectStore(o.export_dir, o.s3));
+  t->service->backups().set_object_store(std::move(store));
   api::Service* service = t->service.get();
   t->call = [service](const std::string& op, const std::string& body) -> Result<rapidjson::Document> {
     api::HttpRequestView request;

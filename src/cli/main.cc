@@ -13,6 +13,7 @@
 #include "console/console.h"
 #include "api/service.h"
 #include "backup/backup_service.h"
+#include "backup/s3_client.h"
 #include "cli/backup_command.h"
 #include "cli/model_command.h"
 #include "cli/size_command.h"
@@ -39,6 +40,7 @@ int Usage(const char* message) {
                "                       [--ttl-change-interval-ms MS] [--credentials FILE] [--triggers FILE]\n"
                "                       [--block-cache-mb N] [--write-buffer-mb N] [--background-jobs N]\n"
                "                       [--wal-dir DIR] [--export-dir DIR]\n"
+               "                       [--s3-endpoint URL --s3-access-key K --s3-secret-key S [--s3-region R]]\n"
                "       monotable size [--table DESCRIBE_TABLE_JSON] [FILE ...]\n"
                "       monotable model check FILE [--json]   (prove a single-table design statically)\n"
                "       monotable triggers (--endpoint URL | --data DIR)\n"
@@ -79,6 +81,10 @@ int Usage(const char* message) {
                "  --export-dir DIR\n"
                "                 where ExportTableToPointInTime writes and ImportTable reads: S3 bucket B is\n"
                "                 the directory DIR/B (created on export), an object key a path below it\n"
+               "  --s3-endpoint URL --s3-access-key K --s3-secret-key S [--s3-region R]\n"
+               "                 instead: S3Bucket/S3Prefix address this S3-compatible endpoint (http://host:port,\n"
+               "                 path-style, SigV4; keys default to AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY,\n"
+               "                 the region to us-east-1; plain http only)\n"
                "  --triggers FILE\n"
                "                 run stream handlers (commands or loopback URLs) on table changes as Lambda\n"
                "                 would (docs/triggers.md); SIGHUP reloads FILE\n");
@@ -95,6 +101,7 @@ int Serve(int argc, char** argv) {
   bool log_requests = false;
   std::string triggers_file;
   std::string export_dir;
+  monotable::backup::S3Config s3;
   bool rocksdb_knob_given = false;
   for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -189,6 +196,14 @@ int Serve(int argc, char** argv) {
       const char* v = value();
       if (!v) return Usage("--export-dir needs a directory");
       export_dir = v;
+    } else if (arg == "--s3-endpoint" || arg == "--s3-access-key" || arg == "--s3-secret-key" ||
+               arg == "--s3-region") {
+      const char* v = value();
+      if (!v) return Usage((std::string(arg) + " needs a value").c_str());
+      (arg == "--s3-endpoint"     ? s3.endpoint
+       : arg == "--s3-access-key" ? s3.access_key
+       : arg == "--s3-secret-key" ? s3.secret_key
+                                  : s3.region) = v;
     } else if (arg == "--help" || arg == "-h") {
       return Usage(nullptr);
     } else {
@@ -200,6 +215,9 @@ int Serve(int argc, char** argv) {
     return Usage("--block-cache-mb, --write-buffer-mb, --background-jobs and --wal-dir need a RocksDB --data directory");
   }
   if (server.tls_cert.empty() != server.tls_key.empty()) return Usage("--tls-cert and --tls-key go together");
+
+  auto store = monotable::backup::OpenObjectStore(export_dir, s3);
+  if (!store.ok()) return Usage(store.status().message().c_str());
 
   std::vector<monotable::triggers::TriggerConfig> triggers;
   if (!triggers_file.empty()) {
@@ -234,7 +252,7 @@ int Serve(int argc, char** argv) {
   }
   monotable::api::Service service(**db, identity, std::move(auth));
   service.set_log_requests(log_requests);
-  service.backups().set_export_dir(export_dir);
+  service.backups().set_object_store(std::move(store).value());
   monotable::api::HttpServer http(service, server);
   if (auto st = http.Listen(); !st.ok()) {
     std::fprintf(stderr, "monotable: %s\n", st.message().c_str());

@@ -103,7 +103,8 @@ TEST(ExportImportTest, WrittenExportReadsBack) {
     item["pk"] = AttributeValue::S("k" + std::to_string(i));
     items.push_back(item);
   }
-  ASSERT_TRUE(WriteExport(root.string(), r, [&](const std::function<Status(std::string_view, int64_t)>& fn) {
+  auto store = NewDirectoryStore(root.string());
+  ASSERT_TRUE(WriteExport(*store, r, [&](const std::function<Status(std::string_view, int64_t)>& fn) {
                 for (const auto& item : items) MT_RETURN_IF_ERROR(fn(ItemLine(item), 1));
                 return Status::Ok();
               }).ok());
@@ -124,7 +125,7 @@ TEST(ExportImportTest, WrittenExportReadsBack) {
   std::vector<Item> read;
   int bad = 0;
   ASSERT_TRUE(ReadImport(
-                  root.string(), in, table,
+                  *store, in, table,
                   [&](const Item& item) {
                     read.push_back(item);
                     return Status::Ok();
@@ -136,10 +137,11 @@ TEST(ExportImportTest, WrittenExportReadsBack) {
   EXPECT_EQ(in.imported_items, 5);
   // A bucket that does not exist.
   in.bucket = "nope";
-  EXPECT_FALSE(ReadImport(
-                   root.string(), in, table, [](const Item&) { return Status::Ok(); },
+  EXPECT_EQ(ReadImport(
+                   *store, in, table, [](const Item&) { return Status::Ok(); },
                    [](const std::string&, const std::string&) {})
-                   .ok());
+                   .code(),
+            ErrorCode::kResourceNotFound);
   std::filesystem::remove_all(root);
 }
 

@@ -1,8 +1,8 @@
 // ExportTableToPointInTime: a FULL_EXPORT of a PITR-enabled table as it was at ExportTime
 // (default: now), or an INCREMENTAL_EXPORT of the items changed in [ExportFromTime, ExportToTime)
 // (at most 24 hours; AWS also wants at least 15 minutes, monotable takes any length so that
-// short windows can be tested), as DynamoDB JSON or Amazon Ion, into the bucket directory under
-// `serve --export-dir` (backup/export_import.h). Answers IN_PROGRESS; the worker writes the files,
+// short windows can be tested), as DynamoDB JSON or Amazon Ion, into the bucket of the object store
+// (`serve --export-dir` or `--s3-endpoint`, backup/object_store.h, export_import.h). Answers IN_PROGRESS; the worker writes the files,
 // then COMPLETED.
 // A ClientToken makes the request idempotent: the same request again answers the same export,
 // a different one with the same token is an ExportConflictException.

@@ -1,5 +1,5 @@
 // ImportTable: a new table (TableCreationParameters) filled from the objects under an S3 prefix
-// of the `serve --export-dir` directory, in DYNAMODB_JSON ({"Item":...} lines, as exports write
+// of the object store (`serve --export-dir` or `--s3-endpoint`), in DYNAMODB_JSON ({"Item":...} lines, as exports write
 // them), Amazon Ion or CSV, uncompressed, GZIP or ZSTD (backup/export_import.h). Answers
 // IN_PROGRESS with the table CREATING; lines that make no valid item are counted in ErrorCount and
 // logged on stderr (AWS logs them to CloudWatch), the others imported. A ClientToken makes the
