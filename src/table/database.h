@@ -42,6 +42,7 @@
 
 #include "engine/engine.h"
 #include "model/attribute_value.h"
+#include "changelog/index_entries.h"
 #include "table/catalog.h"
 #include "table/throughput.h"
 #include "table/index_builder.h"
@@ -65,12 +66,6 @@ struct DatabaseOptions {
   std::string wal_dir;
 };
 
-// Write units one index arm of a write costs (AWS's ladder, see model/capacity.h).
-struct IndexWriteCost {
-  const IndexDescription* index;  // points into the table description the write used
-  double units;
-};
-
 struct WriteResult {
   std::optional<Item> old_item;  // the item before the write, if it existed
   std::optional<Item> new_item;  // the item after the write, if it exists
@@ -82,13 +77,6 @@ using ApplyFn = std::function<Result<std::optional<Item>>(const Item* existing)>
 // delete), given the item it found: a failed conditional write is charged as a write of the larger
 // of that and the existing item, as AWS charges it.
 using AttemptedSizeFn = std::function<size_t(const Item* existing)>;
-
-// Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
-// for every secondary index of `table`, and returns what each touched index arm costs.
-// `encoded_new_item`, when given, is EncodeItem(*new_item), which ALL projections store as is.
-std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
-                                              const Item* new_item, engine::WriteBatch& batch,
-                                              const std::string* encoded_new_item = nullptr);
 
 class Database {
  public:

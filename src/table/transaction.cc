@@ -7,8 +7,8 @@
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/change_log.h"
-#include "table/keys.h"
-#include "table/ttl_index.h"
+#include "changelog/keys.h"
+#include "changelog/ttl_index.h"
 
 namespace monotable::table {
 

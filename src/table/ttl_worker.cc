@@ -6,8 +6,8 @@
 
 #include "model/item_codec.h"
 #include "table/database.h"
-#include "table/keys.h"
-#include "table/ttl_index.h"
+#include "changelog/keys.h"
+#include "changelog/ttl_index.h"
 
 namespace monotable::table {
 namespace {

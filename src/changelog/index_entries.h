@@ -30,6 +30,12 @@ struct IndexEntry {
   const Item& projected() const { return whole_item ? *whole_item : projected_attributes; }
 };
 
+// Write units one index arm of a write costs (AWS's ladder, see model/capacity.h).
+struct IndexWriteCost {
+  const IndexDescription* index;  // points into the table description the write used
+  double units;
+};
+
 // The index's partition attributes, then its sort attributes (multi-attribute keys keep order).
 std::vector<const KeyElement*> IndexHashKeys(const IndexDescription& index);
 std::vector<const KeyElement*> IndexRangeKeys(const IndexDescription& index);
@@ -65,5 +71,12 @@ std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const Tabl
                                                                      const AttributeValue& partition_value);
 uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableDescription& table,
                                      const AttributeValue& partition_value);
+
+// Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
+// for every secondary index of `table`, and returns what each touched index arm costs.
+// `encoded_new_item`, when given, is EncodeItem(*new_item), which ALL projections store as is.
+std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
+                                              const Item* new_item, engine::WriteBatch& batch,
+                                              const std::string* encoded_new_item = nullptr);
 
 }  // namespace monotable::table

@@ -1,10 +1,10 @@
-#include "table/ttl_index.h"
+#include "changelog/ttl_index.h"
 
 #include <cmath>
 #include <cstdlib>
 
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 
