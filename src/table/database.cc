@@ -3,7 +3,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <map>
 
+#include "changelog/change_applier.h"
 #include "engine/ordered_store.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
@@ -31,6 +33,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   db->throughput_.set_simulate(options.simulate_throughput);
   db->throughput_.set_burst_seconds(options.burst_seconds);
   MT_RETURN_IF_ERROR(db->catalog_.Load());
+  MT_RETURN_IF_ERROR(db->RecoverChangeLogs());
   MT_RETURN_IF_ERROR(db->streams_.Load(db->catalog_));
   db->index_builder_.Resume();
   db->ttl_.Resume();
@@ -78,6 +81,20 @@ void Database::RunBackground(std::stop_token stop) {
       }
     }
   }
+}
+
+Status Database::RecoverChangeLogs() {
+  std::map<uint32_t, std::shared_ptr<const TableDescription>> tables;
+  for (const std::string& name : catalog_.Names()) {
+    if (auto handle = catalog_.Find(name)) tables.emplace(handle->description->key_prefix, handle->description);
+  }
+  std::vector<uint32_t> keyspaces;
+  for (const auto& [keyspace, table] : tables) keyspaces.push_back(keyspace);
+  changelog::ChangeApplier applier(*store_, [&](uint32_t keyspace) -> std::shared_ptr<const TableDescription> {
+    auto it = tables.find(keyspace);
+    return it == tables.end() ? nullptr : it->second;
+  });
+  return applier.Recover(keyspaces);
 }
 
 Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name) const {

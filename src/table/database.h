@@ -15,8 +15,11 @@
 //
 // Storage (issue #45, in progress): GetItem, Query, Scan, item collection sizes, the streams'
 // reads, trims and records, and the catalog (with its version) go through the partition contract
-// (store(), engine.h part 1). Item writes (single, batch, transactions), TTL deletions, index
-// backfills and idempotency records still commit engine batches that may span partitions, and
+// (store(), engine.h part 1). Item writes (single, batch, transactions) commit the item with
+// everything derived from it (GSI/LSI and expiry entries, stream records: changelog::AppendDerived)
+// in one PartitionStore::CommitWithDerived, which only the embedded stores offer; the logged path
+// of a partitioned store (changelog::ChangeApplier) is not wired to the Database yet. TTL
+// deletions, index backfills and idempotency records still commit engine batches, and
 // the catalog's statistics walk and TransactGetItems read an engine snapshot (engine()); only
 // the embedded engines run a Database until they move (change-log appliers, the transaction
 // ledger).
@@ -107,6 +110,12 @@ class Database {
   Result<std::optional<std::string>> GetRecord(const TableHandle& table, const Item& key);
   Result<WriteResult> Write(const TableHandle& table, const Item& key, const ApplyFn& apply,
                             const AttemptedSizeFn& attempted_size = nullptr);
+
+  // Re-applies every change-log record left untrimmed in the tables' partitions (a stop between an
+  // item commit and its derived writes; changelog/change_applier.h). Open() runs it before the
+  // streams are loaded and any write is taken. The embedded engines apply derived writes in the
+  // item's commit and log nothing, so there it finds nothing.
+  Status RecoverChangeLogs();
 
  private:
   // The background loop: a TTL pass every ttl_period_ms, stream trimming every minute.
