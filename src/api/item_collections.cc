@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "api/request_fields.h"
-#include "table/index_entries.h"
+#include "changelog/index_entries.h"
 
 namespace monotable::api {
 namespace {

@@ -7,8 +7,8 @@
 #include "api/request_fields.h"
 #include "expr/legacy.h"
 #include "model/capacity.h"
-#include "table/index_entries.h"
-#include "table/keys.h"
+#include "changelog/index_entries.h"
+#include "changelog/keys.h"
 
 namespace monotable::api {
 namespace {

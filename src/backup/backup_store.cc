@@ -4,7 +4,7 @@
 
 #include "model/item_codec.h"
 #include "table/description_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::backup {
 namespace {

@@ -16,7 +16,7 @@
 #include "common/base64.h"
 #include "model/item_codec.h"
 #include "model/json_writer.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::backup {
 namespace {

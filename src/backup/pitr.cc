@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::backup {
 namespace {

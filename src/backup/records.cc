@@ -9,7 +9,7 @@
 #include <random>
 
 #include "model/json_writer.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::backup {
 namespace {

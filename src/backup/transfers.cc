@@ -7,7 +7,7 @@
 #include "backup/ion_text.h"
 #include "backup/table_loader.h"
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::backup {
 namespace {

@@ -37,6 +37,12 @@
 // - ApproximateBytes() estimates a partition's stored size (LSI item collections; no item need be
 //   read). DropKeyspace() removes every item and log record of a keyspace; it is not serialized against
 //   concurrent commits to it (the table layer keeps writes out of a keyspace it drops).
+// - Derived writes (GSI, LSI, expiry and stream entries: src/changelog). A store that
+//   AppliesDerivedInCommit() (the embedded engines) also offers CommitWithDerived(): one atomic
+//   unit over keys of any partitions, given as full keys [keyspace u32][partition id][sort key]
+//   (guards included); the write path then commits an item write and everything derived from it
+//   in that one unit and appends no log record. Other stores refuse it (kInternal): their writes
+//   log the change in the item's partition and appliers derive the rest from the log.
 // - Visitors receive views valid only during the call. All methods are thread-safe. Backend
 //   failures surface as kIo / kCorruption; kGuardFailed is the only retryable answer.
 //
@@ -225,6 +231,12 @@ class PartitionStore {
   [[nodiscard]] virtual Status TrimLog(PartitionRef partition, uint64_t through) = 0;
   // Partitions of `keyspace` holding untrimmed log records, with their first record's position.
   [[nodiscard]] virtual Status ScanLogs(uint32_t keyspace, const LoggedPartitionVisitor& visit) = 0;
+
+  // Derived writes (see the contract): whether CommitWithDerived() is offered, and the commit.
+  virtual bool AppliesDerivedInCommit() const { return false; }
+  [[nodiscard]] virtual Status CommitWithDerived(const WriteBatch& batch) {
+    return Status(ErrorCode::kInternal, Name() + ": no commit across partitions");
+  }
 
   [[nodiscard]] virtual Status DropKeyspace(uint32_t keyspace) = 0;
   // Approximate bytes a partition's items take (sizes the API reports only as estimates).

@@ -116,6 +116,10 @@ class OrderedStore final : public PartitionStore {
     return CommitOutcome{first};
   }
 
+  bool AppliesDerivedInCommit() const override { return true; }
+  // The layout's full keys are the engine's keys: one engine batch.
+  Status CommitWithDerived(const WriteBatch& batch) override { return engine_.Commit(batch); }
+
   Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,
                       const EntryVisitor& visit) override {
     std::string space = SpacePrefix(keyspace);

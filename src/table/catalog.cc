@@ -8,7 +8,7 @@
 #include "engine/ordered_store.h"
 #include "model/item_codec.h"
 #include "table/description_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {

@@ -1,14 +1,7 @@
-// Change log: the records a table's stream is made of, written in the same engine batch as the
-// item change they describe, and the sequence numbers that order them.
-//
-// Layout: a stream owns one engine key space; record `seq` lives at [key_prefix u32][seq u64 BE].
-// Key [key_prefix][0] holds the trim horizon (first sequence number not yet trimmed); sequence
-// numbers start far above 0.
+// Change log: the stream records of a write (their layout and codec: changelog/stream_record.h),
+// and the sequence numbers that order them.
 //
 // Contract:
-// - MakeChangeRecord() returns nothing for a write that changes nothing (identical put, delete of
-//   a missing item); otherwise an INSERT / MODIFY / REMOVE record carrying the keys and the images
-//   the stream's view type asks for. Encode/Decode round-trip; Decode never crashes on bad bytes.
 // - SequenceAllocator hands out increasing numbers per stream. Every reservation must be settled
 //   exactly once, after its engine commit returned (committed) or instead of committing
 //   (abandoned). Watermark() is the largest number w such that every number <= w is settled: a
@@ -38,36 +31,13 @@
 #include "engine/engine.h"
 #include "model/attribute_value.h"
 #include "model/table_description.h"
+#include "changelog/stream_record.h"
 
 namespace monotable::table {
 
 // Milliseconds since the epoch; injectable so tests can move time.
 using Clock = std::function<int64_t()>;
 int64_t SystemNowMs();
-
-std::string ChangeRecordKey(uint32_t key_prefix, uint64_t seq);
-std::string TrimHorizonKey(uint32_t key_prefix);
-// The sequence number of a record key (the caller passes keys of one stream key space).
-uint64_t SequenceOfKey(std::string_view key);
-
-enum class ChangeKind : uint8_t { kInsert = 1, kModify = 2, kRemove = 3 };
-
-struct ChangeRecord {
-  ChangeKind kind = ChangeKind::kInsert;
-  bool by_service = false;  // a TTL deletion: userIdentity {Type: Service, PrincipalId: dynamodb.amazonaws.com}
-  int64_t created_ms = 0;
-  Item keys;
-  std::optional<Item> old_image;
-  std::optional<Item> new_image;
-
-  // DynamoDB's SizeBytes: the keys plus the images the record carries.
-  size_t SizeBytes() const;
-};
-
-std::optional<ChangeRecord> MakeChangeRecord(const TableDescription& table, std::string_view view_type,
-                                             const Item* old_item, const Item* new_item, bool by_service);
-std::string EncodeChangeRecord(const ChangeRecord& record);
-Result<ChangeRecord> DecodeChangeRecord(std::string_view bytes);
 
 class SequenceAllocator {
  public:

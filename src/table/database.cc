@@ -3,12 +3,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <map>
 
+#include "changelog/change_applier.h"
 #include "engine/ordered_store.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
-#include "table/index_entries.h"
-#include "table/keys.h"
+#include "changelog/index_entries.h"
+#include "changelog/keys.h"
 #include "table/transaction.h"
 
 namespace monotable::table {
@@ -31,6 +33,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   db->throughput_.set_simulate(options.simulate_throughput);
   db->throughput_.set_burst_seconds(options.burst_seconds);
   MT_RETURN_IF_ERROR(db->catalog_.Load());
+  MT_RETURN_IF_ERROR(db->RecoverChangeLogs());
   MT_RETURN_IF_ERROR(db->streams_.Load(db->catalog_));
   db->index_builder_.Resume();
   db->ttl_.Resume();
@@ -80,6 +83,20 @@ void Database::RunBackground(std::stop_token stop) {
   }
 }
 
+Status Database::RecoverChangeLogs() {
+  std::map<uint32_t, std::shared_ptr<const TableDescription>> tables;
+  for (const std::string& name : catalog_.Names()) {
+    if (auto handle = catalog_.Find(name)) tables.emplace(handle->description->key_prefix, handle->description);
+  }
+  std::vector<uint32_t> keyspaces;
+  for (const auto& [keyspace, table] : tables) keyspaces.push_back(keyspace);
+  changelog::ChangeApplier applier(*store_, [&](uint32_t keyspace) -> std::shared_ptr<const TableDescription> {
+    auto it = tables.find(keyspace);
+    return it == tables.end() ? nullptr : it->second;
+  });
+  return applier.Recover(keyspaces);
+}
+
 Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name) const {
   auto handle = catalog_.Find(name);
   if (!handle) return Status::NotFound("Requested resource not found");
@@ -105,52 +122,6 @@ Result<std::optional<Item>> Database::GetItem(const TableHandle& table, const It
   if (!raw) return std::optional<Item>();
   MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
   return std::optional<Item>(std::move(item));
-}
-
-std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
-                                              const Item* new_item, engine::WriteBatch& batch,
-                                              const std::string* encoded_new_item) {
-  std::vector<IndexWriteCost> costs;
-  // Entries of ALL projections are the whole items: their sizes, their equality and the new
-  // item's encoding are worked out once for every such index, not once per index.
-  std::optional<size_t> old_whole_size, new_whole_size;
-  std::optional<bool> whole_items_equal;
-  std::string encoded;
-  auto size_of = [](const IndexEntry& entry, std::optional<size_t>& whole_size) {
-    if (!entry.whole_item) return ItemSize(entry.projected_attributes);
-    if (!whole_size) whole_size = ItemSize(*entry.whole_item);
-    return *whole_size;
-  };
-  auto equal = [&](const IndexEntry& old_entry, const IndexEntry& new_entry) {
-    if (!old_entry.whole_item) return old_entry.projected_attributes == new_entry.projected_attributes;
-    if (!whole_items_equal) whole_items_equal = *old_entry.whole_item == *new_entry.whole_item;
-    return *whole_items_equal;
-  };
-  auto encode = [&](const IndexEntry& entry) {
-    if (!entry.whole_item) return EncodeItem(entry.projected_attributes);
-    if (!encoded_new_item) {
-      encoded = EncodeItem(*entry.whole_item);
-      encoded_new_item = &encoded;
-    }
-    return *encoded_new_item;
-  };
-  auto update = [&](const IndexDescription& index) {
-    std::optional<IndexEntry> old_entry, new_entry;
-    if (old_item) old_entry = MakeIndexEntry(table, index, *old_item);
-    if (new_item) new_entry = MakeIndexEntry(table, index, *new_item);
-    if (!old_entry && !new_entry) return;
-    IndexEntryChange change;
-    if (old_entry) change.old_size = size_of(*old_entry, old_whole_size);
-    if (new_entry) change.new_size = size_of(*new_entry, new_whole_size);
-    change.same_key = old_entry && new_entry && old_entry->key == new_entry->key;
-    change.identical = change.same_key && equal(*old_entry, *new_entry);
-    if (double units = IndexWriteUnits(change); units > 0) costs.push_back({&index, units});
-    if (old_entry && !change.same_key) batch.mutations.push_back({std::move(old_entry->key), std::nullopt});
-    if (new_entry && !change.identical) batch.mutations.push_back({std::move(new_entry->key), encode(*new_entry)});
-  };
-  for (const auto& index : table.global_indexes) update(index);
-  for (const auto& index : table.local_indexes) update(index);
-  return costs;
 }
 
 Result<WriteResult> Database::Write(const TableHandle& table, const Item& key, const ApplyFn& apply,

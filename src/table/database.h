@@ -15,8 +15,11 @@
 //
 // Storage (issue #45, in progress): GetItem, Query, Scan, item collection sizes, the streams'
 // reads, trims and records, and the catalog (with its version) go through the partition contract
-// (store(), engine.h part 1). Item writes (single, batch, transactions), TTL deletions, index
-// backfills and idempotency records still commit engine batches that may span partitions, and
+// (store(), engine.h part 1). Item writes (single, batch, transactions) commit the item with
+// everything derived from it (GSI/LSI and expiry entries, stream records: changelog::AppendDerived)
+// in one PartitionStore::CommitWithDerived, which only the embedded stores offer; the logged path
+// of a partitioned store (changelog::ChangeApplier) is not wired to the Database yet. TTL
+// deletions, index backfills and idempotency records still commit engine batches, and
 // the catalog's statistics walk and TransactGetItems read an engine snapshot (engine()); only
 // the embedded engines run a Database until they move (change-log appliers, the transaction
 // ledger).
@@ -42,6 +45,7 @@
 
 #include "engine/engine.h"
 #include "model/attribute_value.h"
+#include "changelog/index_entries.h"
 #include "table/catalog.h"
 #include "table/throughput.h"
 #include "table/index_builder.h"
@@ -65,12 +69,6 @@ struct DatabaseOptions {
   std::string wal_dir;
 };
 
-// Write units one index arm of a write costs (AWS's ladder, see model/capacity.h).
-struct IndexWriteCost {
-  const IndexDescription* index;  // points into the table description the write used
-  double units;
-};
-
 struct WriteResult {
   std::optional<Item> old_item;  // the item before the write, if it existed
   std::optional<Item> new_item;  // the item after the write, if it exists
@@ -82,13 +80,6 @@ using ApplyFn = std::function<Result<std::optional<Item>>(const Item* existing)>
 // delete), given the item it found: a failed conditional write is charged as a write of the larger
 // of that and the existing item, as AWS charges it.
 using AttemptedSizeFn = std::function<size_t(const Item* existing)>;
-
-// Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
-// for every secondary index of `table`, and returns what each touched index arm costs.
-// `encoded_new_item`, when given, is EncodeItem(*new_item), which ALL projections store as is.
-std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
-                                              const Item* new_item, engine::WriteBatch& batch,
-                                              const std::string* encoded_new_item = nullptr);
 
 class Database {
  public:
@@ -119,6 +110,12 @@ class Database {
   Result<std::optional<std::string>> GetRecord(const TableHandle& table, const Item& key);
   Result<WriteResult> Write(const TableHandle& table, const Item& key, const ApplyFn& apply,
                             const AttemptedSizeFn& attempted_size = nullptr);
+
+  // Re-applies every change-log record left untrimmed in the tables' partitions (a stop between an
+  // item commit and its derived writes; changelog/change_applier.h). Open() runs it before the
+  // streams are loaded and any write is taken. The embedded engines apply derived writes in the
+  // item's commit and log nothing, so there it finds nothing.
+  Status RecoverChangeLogs();
 
  private:
   // The background loop: a TTL pass every ttl_period_ms, stream trimming every minute.

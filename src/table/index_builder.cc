@@ -6,8 +6,8 @@
 #include <shared_mutex>
 
 #include "model/item_codec.h"
-#include "table/index_entries.h"
-#include "table/keys.h"
+#include "changelog/index_entries.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {

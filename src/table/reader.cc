@@ -1,8 +1,8 @@
 #include "table/reader.h"
 
 #include "model/item_codec.h"
-#include "table/index_entries.h"
-#include "table/keys.h"
+#include "changelog/index_entries.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {

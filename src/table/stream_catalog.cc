@@ -10,7 +10,7 @@
 #include "model/item_codec.h"
 #include "model/json_writer.h"
 #include "table/catalog.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {

@@ -4,11 +4,11 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "changelog/change_applier.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/change_log.h"
-#include "table/keys.h"
-#include "table/ttl_index.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 
@@ -91,7 +91,7 @@ Status CommitUnlessDropped(Database& db, const std::vector<WriteAction>& actions
     held.emplace_back(gate->mutex);
     if (gate->dropped) return Status::NotFound("Requested resource not found");
   }
-  return db.engine().Commit(batch);
+  return db.store().CommitWithDerived(batch);
 }
 
 }  // namespace
@@ -99,6 +99,11 @@ Status CommitUnlessDropped(Database& db, const std::vector<WriteAction>& actions
 Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
                                           int max_attempts, Grouping grouping,
                                           const std::vector<engine::Mutation>& also_commit) {
+  if (!db.store().AppliesDerivedInCommit()) {
+    // The logged path (changelog::ChangeApplier::CommitLogged) serves a Database only once it runs
+    // on a partitioned store, with the transaction coordinator for writes of several items.
+    return Status(ErrorCode::kInternal, "item writes need a store that applies derived writes in its commit");
+  }
   const bool each_on_its_own = grouping == Grouping::kEachOnItsOwn;
   std::vector<std::string> keys;
   keys.reserve(actions.size());
@@ -153,14 +158,16 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
         // The item's encoding is also what its indexes projecting ALL store: encoded once.
         std::optional<std::string> encoded;
         if (result.new_item) encoded = EncodeItem(*result.new_item);
-        result.index_costs = AddIndexMutations(*actions[i].table->description, old_item, old_of(result.new_item),
-                                               batch, encoded ? &*encoded : nullptr);
+        // Its GSI, LSI and expiry entries: derived in this very commit (the store applies derived
+        // writes in the commit; the stream records join below, through `changes`).
+        result.index_costs = changelog::AppendDerived(*actions[i].table->description, old_item,
+                                                      old_of(result.new_item), {}, batch, nullptr,
+                                                      encoded ? &*encoded : nullptr);
         if (encoded) {
           batch.mutations.push_back({keys[i], std::move(*encoded)});
         } else if (existed) {
           batch.mutations.push_back({keys[i], std::nullopt});
         }
-        AddExpiryMutations(*actions[i].table->description, old_item, old_of(result.new_item), batch);
       }
       Status charged = ChargeWrite(db, *actions[i].table, actions[i].key, old_item, result, charge);
       if (!charged.ok()) {

@@ -2,8 +2,10 @@
 //
 // Contract:
 // - WriteAtomically reads every target item, calls each action's `apply` (no side effects: it may
-//   run again), and commits all resulting item and index mutations in ONE guarded engine batch
-//   whose guards cover every target item. If any item changed between the read and the commit,
+//   run again), and commits all resulting item mutations, with everything derived from them
+//   (changelog::AppendDerived: index and expiry entries; stream records), in ONE guarded
+//   PartitionStore::CommitWithDerived (one engine batch) whose guards cover every target item.
+//   A store that does not apply derived writes in its commit is refused (kInternal) for now. If any item changed between the read and the commit,
 //   the whole thing is re-read and re-applied; after `max_attempts` such collisions it gives up
 //   with every action's outcome set to kTransactionConflict. The result is serializable with
 //   respect to every other write (single-item writes use the same guards).

@@ -4,10 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "changelog/change_applier.h"
 #include "model/item_codec.h"
 #include "table/database.h"
-#include "table/keys.h"
-#include "table/ttl_index.h"
+#include "changelog/keys.h"
+#include "changelog/ttl_index.h"
 
 namespace monotable::table {
 namespace {
@@ -73,8 +74,7 @@ Result<size_t> TtlWorker::ExpireTable(const TableHandle& handle, double now) {
       auto expiry = ExpiryTime(item, table.ttl.attribute);
       if (!expiry || !IsExpired(*expiry, now)) break;
       batch.mutations.push_back({item_key, std::nullopt});
-      (void)AddIndexMutations(table, &item, nullptr, batch);  // TTL deletes consume no capacity
-      AddExpiryMutations(table, &item, nullptr, batch);
+      (void)changelog::AppendDerived(table, &item, nullptr, {}, batch);  // TTL deletes consume no capacity
       ChangeLogBatch changes(streams_);
       changes.Add(table, &item, nullptr, /*by_service=*/true);
       changes.AppendTo(batch);

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "table/change_log.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::txn {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "backup/records.h"
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 #include "table/reader.h"
 
 namespace monotable::backup {

@@ -6,7 +6,7 @@
 #include <atomic>
 
 #include "table/database.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::streams {
 namespace {

@@ -12,7 +12,7 @@
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "table/database.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {

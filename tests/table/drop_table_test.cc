@@ -15,7 +15,7 @@
 
 #include "table/catalog.h"
 #include "table/database.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 

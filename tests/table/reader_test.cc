@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "table/index_entries.h"
-#include "table/keys.h"
+#include "changelog/index_entries.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "table/change_log.h"
 #include "table/database.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 #include "table/stream_catalog.h"
 
 namespace monotable::table {

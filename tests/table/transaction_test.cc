@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {

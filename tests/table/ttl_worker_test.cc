@@ -5,10 +5,10 @@
 #include <atomic>
 
 #include "table/database.h"
-#include "table/index_entries.h"
-#include "table/keys.h"
+#include "changelog/index_entries.h"
+#include "changelog/keys.h"
 #include "table/reader.h"
-#include "table/ttl_index.h"
+#include "changelog/ttl_index.h"
 #include "table/ttl_worker.h"
 
 namespace monotable::table {

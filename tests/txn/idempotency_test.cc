@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::txn {
 namespace {

@@ -12,7 +12,7 @@
 #include "api/request_expressions.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::api {
 namespace {

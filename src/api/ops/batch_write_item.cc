@@ -6,7 +6,7 @@
 #include "api/item_request.h"
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 #include "table/transaction.h"
 
 namespace monotable::api {

@@ -5,7 +5,7 @@
 #include "api/ops/operations.h"
 #include "api/request_fields.h"
 #include "api/request_expressions.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::api {
 namespace {

@@ -22,7 +22,7 @@
 #include "api/transaction_cancel.h"
 #include "api/request_fields.h"
 #include "model/capacity.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 #include "table/transaction.h"
 
 namespace monotable::api {

@@ -6,7 +6,7 @@
 #include "api/request_expressions.h"
 #include "api/request_fields.h"
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::api {
 namespace {

@@ -7,7 +7,7 @@
 #include "api/read_request.h"
 #include "api/request_fields.h"
 #include "expr/comparison.h"
-#include "table/index_entries.h"
+#include "changelog/index_entries.h"
 
 namespace monotable::api {
 namespace {

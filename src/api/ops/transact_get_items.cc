@@ -11,7 +11,7 @@
 #include "api/request_fields.h"
 #include "api/request_expressions.h"
 #include "api/transaction_cancel.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 #include "table/transaction.h"
 
 namespace monotable::api {

@@ -22,7 +22,7 @@
 #include "api/request_fields.h"
 #include "api/request_expressions.h"
 #include "model/capacity.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 #include "table/transaction.h"
 
 namespace monotable::api {

@@ -6,7 +6,7 @@
 #include "api/ops/operations.h"
 #include "api/request_expressions.h"
 #include "api/request_fields.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::api {
 namespace {

@@ -7,7 +7,7 @@
 #include "expr/comparison.h"
 #include "expr/partiql/parser.h"
 #include "expr/partiql/values.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::api::partiql {
 namespace {

@@ -4,7 +4,7 @@
 #include "api/read_charge.h"
 #include "expr/evaluator.h"
 #include "model/capacity.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 #include "table/reader.h"
 
 namespace monotable::api::partiql {

@@ -3,7 +3,7 @@
 #include "api/item_collections.h"
 #include "api/partiql/executor.h"
 #include "expr/projection.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::api::partiql {
 namespace {

@@ -1,10 +1,10 @@
-#include "table/ttl_index.h"
+#include "changelog/ttl_index.h"
 
 #include <cmath>
 #include <cstdlib>
 
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 
@@ -38,7 +38,7 @@ std::optional<std::string> ExpiryEntryOf(const TableDescription& table, const It
 }
 
 void AddExpiryMutations(const TableDescription& table, const Item* old_item, const Item* new_item,
-                        engine::WriteBatch& batch) {
+                        engine::WriteBatch& batch, std::vector<uint32_t>* sort_offsets) {
   if (!table.ttl.enabled || table.ttl.key_prefix == 0) return;
   std::optional<std::string> old_entry, new_entry;
   if (old_item) old_entry = ExpiryEntryOf(table, *old_item);
@@ -46,6 +46,7 @@ void AddExpiryMutations(const TableDescription& table, const Item* old_item, con
   if (old_entry == new_entry) return;
   if (old_entry) batch.mutations.push_back({std::move(*old_entry), std::nullopt});
   if (new_entry) batch.mutations.push_back({std::move(*new_entry), std::string()});
+  if (sort_offsets) sort_offsets->insert(sort_offsets->end(), (old_entry ? 1 : 0) + (new_entry ? 1 : 0), kExpirySortOffset);
 }
 
 }  // namespace monotable::table

@@ -1,4 +1,4 @@
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 #include "model/item_codec.h"
 

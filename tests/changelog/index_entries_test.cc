@@ -1,11 +1,10 @@
 // AddIndexMutations: the index entries a write adds, moves, rewrites or leaves alone, for ALL
 // projections (which refer to the written item and store its encoding) and narrower ones.
-#include "table/database.h"
 
 #include <gtest/gtest.h>
 
 #include "model/item_codec.h"
-#include "table/index_entries.h"
+#include "changelog/index_entries.h"
 
 namespace monotable::table {
 namespace {

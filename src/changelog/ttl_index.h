@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/engine.h"
 #include "model/attribute_value.h"
@@ -32,8 +33,13 @@ std::string_view ItemKeyOfExpiry(std::string_view expiry_key);
 // The entry `item` needs in the table's expiry index, or nullopt.
 std::optional<std::string> ExpiryEntryOf(const TableDescription& table, const Item& item);
 
-// Appends the expiry-index mutations that turn `old_item` into `new_item` (either may be null).
+// Expiry entries are addressed by partition [expiry seconds u64] (ScanKeyspace visits them in
+// time order) and sort key [item engine key]: the sort key starts at byte 12 of the entry key.
+constexpr uint32_t kExpirySortOffset = 12;
+
+// Appends the expiry-index mutations that turn `old_item` into `new_item` (either may be null);
+// `sort_offsets` as AddIndexMutations' (index_entries.h).
 void AddExpiryMutations(const TableDescription& table, const Item* old_item, const Item* new_item,
-                        engine::WriteBatch& batch);
+                        engine::WriteBatch& batch, std::vector<uint32_t>* sort_offsets = nullptr);
 
 }  // namespace monotable::table

@@ -1,7 +1,8 @@
-#include "table/index_entries.h"
+#include "changelog/index_entries.h"
 
+#include "model/capacity.h"
 #include "model/item_codec.h"
-#include "table/keys.h"
+#include "changelog/keys.h"
 
 namespace monotable::table {
 namespace {
@@ -70,7 +71,7 @@ Item ProjectForIndex(const TableDescription& table, const IndexDescription& inde
 }
 
 std::optional<std::string> PositionKey(const TableDescription& table, const IndexDescription* index,
-                                       const Item& item) {
+                                       const Item& item, size_t* sort_offset) {
   const AttributeValue* table_hash = TypedAttribute(table, item, table.hash_key());
   const AttributeValue* table_range = nullptr;
   if (const std::string* range = table.range_key()) {
@@ -100,6 +101,7 @@ std::optional<std::string> PositionKey(const TableDescription& table, const Inde
   uint64_t hash = hash_attributes == 1 ? PartitionHash(*hash_value) : PartitionHash(AttributeValue::B(partition));
   AppendBigEndian64(hash, key);
   key += partition;
+  if (sort_offset) *sort_offset = key.size();
   for (const KeyElement& k : index->key_schema) {
     if (k.role != KeyRole::kRange) continue;
     const AttributeValue* v = IndexKeyAttribute(table, item, k);
@@ -113,10 +115,11 @@ std::optional<std::string> PositionKey(const TableDescription& table, const Inde
 
 std::optional<IndexEntry> MakeIndexEntry(const TableDescription& table, const IndexDescription& index,
                                          const Item& item) {
-  auto key = PositionKey(table, &index, item);
+  size_t sort_offset = 0;
+  auto key = PositionKey(table, &index, item, &sort_offset);
   if (!key) return std::nullopt;
-  if (index.projection.type == ProjectionType::kAll) return IndexEntry{std::move(*key), &item, {}};
-  return IndexEntry{std::move(*key), nullptr, ProjectForIndex(table, index, item)};
+  if (index.projection.type == ProjectionType::kAll) return IndexEntry{std::move(*key), sort_offset, &item, {}};
+  return IndexEntry{std::move(*key), sort_offset, nullptr, ProjectForIndex(table, index, item)};
 }
 
 Item LastEvaluatedKeyOf(const TableDescription& table, const IndexDescription* index, const Item& item) {
@@ -167,6 +170,59 @@ uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableD
   uint64_t total = store.ApproximateBytes({table.key_prefix, partition_id});
   for (const auto& index : table.local_indexes) total += store.ApproximateBytes({index.key_prefix, partition_id});
   return total;
+}
+
+std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
+                                              const Item* new_item, engine::WriteBatch& batch,
+                                              const std::string* encoded_new_item,
+                                              std::vector<uint32_t>* sort_offsets) {
+  std::vector<IndexWriteCost> costs;
+  // Entries of ALL projections are the whole items: their sizes, their equality and the new
+  // item's encoding are worked out once for every such index, not once per index.
+  std::optional<size_t> old_whole_size, new_whole_size;
+  std::optional<bool> whole_items_equal;
+  std::string encoded;
+  auto size_of = [](const IndexEntry& entry, std::optional<size_t>& whole_size) {
+    if (!entry.whole_item) return ItemSize(entry.projected_attributes);
+    if (!whole_size) whole_size = ItemSize(*entry.whole_item);
+    return *whole_size;
+  };
+  auto equal = [&](const IndexEntry& old_entry, const IndexEntry& new_entry) {
+    if (!old_entry.whole_item) return old_entry.projected_attributes == new_entry.projected_attributes;
+    if (!whole_items_equal) whole_items_equal = *old_entry.whole_item == *new_entry.whole_item;
+    return *whole_items_equal;
+  };
+  auto encode = [&](const IndexEntry& entry) {
+    if (!entry.whole_item) return EncodeItem(entry.projected_attributes);
+    if (!encoded_new_item) {
+      encoded = EncodeItem(*entry.whole_item);
+      encoded_new_item = &encoded;
+    }
+    return *encoded_new_item;
+  };
+  auto update = [&](const IndexDescription& index) {
+    std::optional<IndexEntry> old_entry, new_entry;
+    if (old_item) old_entry = MakeIndexEntry(table, index, *old_item);
+    if (new_item) new_entry = MakeIndexEntry(table, index, *new_item);
+    if (!old_entry && !new_entry) return;
+    IndexEntryChange change;
+    if (old_entry) change.old_size = size_of(*old_entry, old_whole_size);
+    if (new_entry) change.new_size = size_of(*new_entry, new_whole_size);
+    change.same_key = old_entry && new_entry && old_entry->key == new_entry->key;
+    change.identical = change.same_key && equal(*old_entry, *new_entry);
+    if (double units = IndexWriteUnits(change); units > 0) costs.push_back({&index, units});
+    if (old_entry && !change.same_key) {
+      if (sort_offsets) sort_offsets->push_back(static_cast<uint32_t>(old_entry->sort_offset));
+      batch.mutations.push_back({std::move(old_entry->key), std::nullopt});
+    }
+    if (new_entry && !change.identical) {
+      if (sort_offsets) sort_offsets->push_back(static_cast<uint32_t>(new_entry->sort_offset));
+      batch.mutations.push_back({std::move(new_entry->key), encode(*new_entry)});
+    }
+  };
+  for (const auto& index : table.global_indexes) update(index);
+  for (const auto& index : table.local_indexes) update(index);
+  return costs;
 }
 
 }  // namespace monotable::table

@@ -24,10 +24,17 @@ namespace monotable::table {
 // to the item it was made from (which must outlive it) rather than copying it.
 struct IndexEntry {
   std::string key;
+  size_t sort_offset = 0;            // where the sort key starts in `key` (after the partition id)
   const Item* whole_item = nullptr;  // ALL projections
   Item projected_attributes;         // KEYS_ONLY and INCLUDE projections
 
   const Item& projected() const { return whole_item ? *whole_item : projected_attributes; }
+};
+
+// Write units one index arm of a write costs (AWS's ladder, see model/capacity.h).
+struct IndexWriteCost {
+  const IndexDescription* index;  // points into the table description the write used
+  double units;
 };
 
 // The index's partition attributes, then its sort attributes (multi-attribute keys keep order).
@@ -50,8 +57,9 @@ Item ProjectForIndex(const TableDescription& table, const IndexDescription& inde
 Item LastEvaluatedKeyOf(const TableDescription& table, const IndexDescription* index, const Item& item);
 
 // Engine key of the position of `item` in `index` (nullptr: the table); nullopt if absent there.
+// For an index, `sort_offset` (when given) receives where the index sort key starts in it.
 std::optional<std::string> PositionKey(const TableDescription& table, const IndexDescription* index,
-                                       const Item& item);
+                                       const Item& item, size_t* sort_offset = nullptr);
 
 // The smallest key greater than every key that starts with `prefix` ("" if there is none).
 std::string PrefixSuccessor(std::string prefix);
@@ -65,5 +73,15 @@ std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const Tabl
                                                                      const AttributeValue& partition_value);
 uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableDescription& table,
                                      const AttributeValue& partition_value);
+
+// Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
+// for every secondary index of `table`, and returns what each touched index arm costs.
+// `encoded_new_item`, when given, is EncodeItem(*new_item), which ALL projections store as is.
+// `sort_offsets`, when given, receives for each mutation appended where its sort key starts (the
+// key is [keyspace u32][partition id][sort key]): what a partitioned store needs to address it.
+std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
+                                              const Item* new_item, engine::WriteBatch& batch,
+                                              const std::string* encoded_new_item = nullptr,
+                                              std::vector<uint32_t>* sort_offsets = nullptr);
 
 }  // namespace monotable::table

@@ -1,0 +1,43 @@
+// ItemChange: the change-log record of one item write, appended to the item's partition log in
+// the same commit as the item (engine.h, PartitionStore::Commit), and its codec.
+//
+// Contract:
+// - A record names the table (its keyspace) and carries the item's old and new images (either
+//   may be absent: insert, delete), whether the service made it (a TTL deletion), and `extra`:
+//   writes the writer fixed at write time that the applier copies as they are (the stream
+//   record, whose sequence number the writer reserved, so a replay rewrites the same key).
+//   GSI, LSI and expiry entries are not stored: the applier derives them from the images
+//   (change_applier.h).
+// - Extra keys are full keys [keyspace u32][partition id][sort key] with the sort key's offset.
+// - Encode/Decode round-trip; Decode never crashes on bad bytes (kCorruption).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "model/attribute_value.h"
+
+namespace monotable::changelog {
+
+struct AddressedMutation {
+  std::string key;           // [keyspace u32][partition id][sort key]
+  uint32_t sort_offset = 0;  // where the sort key starts in `key` (>= 4)
+  std::optional<std::string> value;  // nullopt: delete
+};
+
+struct ItemChange {
+  uint32_t table_keyspace = 0;
+  bool by_service = false;
+  std::optional<Item> old_image;
+  std::optional<Item> new_image;
+  std::vector<AddressedMutation> extra;
+};
+
+std::string EncodeItemChange(const ItemChange& change);
+Result<ItemChange> DecodeItemChange(std::string_view bytes);
+
+}  // namespace monotable::changelog

@@ -1,0 +1,99 @@
+#include "changelog/stream_record.h"
+
+#include "changelog/keys.h"
+#include "model/item_codec.h"
+
+namespace monotable::table {
+namespace {
+
+constexpr uint8_t kFormat = 1;
+constexpr uint8_t kByService = 1, kHasOld = 2, kHasNew = 4;
+
+void AppendBlob(std::string_view bytes, std::string& out) {
+  AppendBigEndian32(static_cast<uint32_t>(bytes.size()), out);
+  out.append(bytes);
+}
+
+Result<std::string_view> TakeBlob(std::string_view& in) {
+  if (in.size() < 4) return Status(ErrorCode::kCorruption, "truncated change record");
+  uint64_t n = ReadBigEndian(in.substr(0, 4));
+  in.remove_prefix(4);
+  if (in.size() < n) return Status(ErrorCode::kCorruption, "truncated change record");
+  std::string_view blob = in.substr(0, n);
+  in.remove_prefix(n);
+  return blob;
+}
+
+}  // namespace
+
+std::string ChangeRecordKey(uint32_t key_prefix, uint64_t seq) {
+  std::string key = PrefixBytes(key_prefix);
+  AppendBigEndian64(seq, key);
+  return key;
+}
+
+std::string TrimHorizonKey(uint32_t key_prefix) { return ChangeRecordKey(key_prefix, 0); }
+
+uint64_t SequenceOfKey(std::string_view key) { return key.size() < 12 ? 0 : ReadBigEndian(key.substr(4, 8)); }
+
+size_t ChangeRecord::SizeBytes() const {
+  return ItemSize(keys) + (old_image ? ItemSize(*old_image) : 0) + (new_image ? ItemSize(*new_image) : 0);
+}
+
+std::optional<ChangeRecord> MakeChangeRecord(const TableDescription& table, std::string_view view_type,
+                                             const Item* old_item, const Item* new_item, bool by_service) {
+  if (!old_item && !new_item) return std::nullopt;
+  if (old_item && new_item && *old_item == *new_item) return std::nullopt;
+  ChangeRecord record;
+  record.kind = !old_item ? ChangeKind::kInsert : !new_item ? ChangeKind::kRemove : ChangeKind::kModify;
+  record.by_service = by_service;
+  record.keys = ExtractKey(table, new_item ? *new_item : *old_item);
+  bool keep_old = view_type == "OLD_IMAGE" || view_type == "NEW_AND_OLD_IMAGES";
+  bool keep_new = view_type == "NEW_IMAGE" || view_type == "NEW_AND_OLD_IMAGES";
+  if (keep_old && old_item) record.old_image = *old_item;
+  if (keep_new && new_item) record.new_image = *new_item;
+  return record;
+}
+
+std::string EncodeChangeRecord(const ChangeRecord& record) {
+  std::string out;
+  out.push_back(static_cast<char>(kFormat));
+  out.push_back(static_cast<char>(record.kind));
+  uint8_t flags = (record.by_service ? kByService : 0) | (record.old_image ? kHasOld : 0) |
+                  (record.new_image ? kHasNew : 0);
+  out.push_back(static_cast<char>(flags));
+  AppendBigEndian64(static_cast<uint64_t>(record.created_ms), out);
+  AppendBlob(EncodeItem(record.keys), out);
+  if (record.old_image) AppendBlob(EncodeItem(*record.old_image), out);
+  if (record.new_image) AppendBlob(EncodeItem(*record.new_image), out);
+  return out;
+}
+
+Result<ChangeRecord> DecodeChangeRecord(std::string_view in) {
+  if (in.size() < 11 || static_cast<uint8_t>(in[0]) != kFormat) {
+    return Status(ErrorCode::kCorruption, "bad change record");
+  }
+  ChangeRecord record;
+  auto kind = static_cast<uint8_t>(in[1]);
+  if (kind < 1 || kind > 3) return Status(ErrorCode::kCorruption, "bad change record kind");
+  record.kind = static_cast<ChangeKind>(kind);
+  auto flags = static_cast<uint8_t>(in[2]);
+  record.by_service = flags & kByService;
+  record.created_ms = static_cast<int64_t>(ReadBigEndian(in.substr(3, 8)));
+  in.remove_prefix(11);
+  MT_ASSIGN_OR_RETURN(std::string_view keys, TakeBlob(in));
+  MT_ASSIGN_OR_RETURN(record.keys, DecodeItem(keys));
+  if (flags & kHasOld) {
+    MT_ASSIGN_OR_RETURN(std::string_view old_image, TakeBlob(in));
+    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(old_image));
+    record.old_image = std::move(item);
+  }
+  if (flags & kHasNew) {
+    MT_ASSIGN_OR_RETURN(std::string_view new_image, TakeBlob(in));
+    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(new_image));
+    record.new_image = std::move(item);
+  }
+  return record;
+}
+
+}  // namespace monotable::table
