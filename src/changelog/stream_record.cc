@@ -1,28 +1,16 @@
 #include "changelog/stream_record.h"
 
 #include "changelog/keys.h"
+#include "changelog/record_codec.h"
 #include "model/item_codec.h"
 
 namespace monotable::table {
 namespace {
 
+using changelog::codec::AppendBlob;
+constexpr char kWhat[] = "change record";
 constexpr uint8_t kFormat = 1;
 constexpr uint8_t kByService = 1, kHasOld = 2, kHasNew = 4;
-
-void AppendBlob(std::string_view bytes, std::string& out) {
-  AppendBigEndian32(static_cast<uint32_t>(bytes.size()), out);
-  out.append(bytes);
-}
-
-Result<std::string_view> TakeBlob(std::string_view& in) {
-  if (in.size() < 4) return Status(ErrorCode::kCorruption, "truncated change record");
-  uint64_t n = ReadBigEndian(in.substr(0, 4));
-  in.remove_prefix(4);
-  if (in.size() < n) return Status(ErrorCode::kCorruption, "truncated change record");
-  std::string_view blob = in.substr(0, n);
-  in.remove_prefix(n);
-  return blob;
-}
 
 }  // namespace
 
@@ -81,18 +69,10 @@ Result<ChangeRecord> DecodeChangeRecord(std::string_view in) {
   record.by_service = flags & kByService;
   record.created_ms = static_cast<int64_t>(ReadBigEndian(in.substr(3, 8)));
   in.remove_prefix(11);
-  MT_ASSIGN_OR_RETURN(std::string_view keys, TakeBlob(in));
+  MT_ASSIGN_OR_RETURN(std::string_view keys, changelog::codec::TakeBlob(in, kWhat));
   MT_ASSIGN_OR_RETURN(record.keys, DecodeItem(keys));
-  if (flags & kHasOld) {
-    MT_ASSIGN_OR_RETURN(std::string_view old_image, TakeBlob(in));
-    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(old_image));
-    record.old_image = std::move(item);
-  }
-  if (flags & kHasNew) {
-    MT_ASSIGN_OR_RETURN(std::string_view new_image, TakeBlob(in));
-    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(new_image));
-    record.new_image = std::move(item);
-  }
+  MT_ASSIGN_OR_RETURN(record.old_image, changelog::codec::TakeOptionalItem(in, flags & kHasOld, kWhat));
+  MT_ASSIGN_OR_RETURN(record.new_image, changelog::codec::TakeOptionalItem(in, flags & kHasNew, kWhat));
   return record;
 }
 
