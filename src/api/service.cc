@@ -176,7 +176,7 @@ std::string_view OperationOf(std::string_view target) {
 Service::Service(table::Database& db, ServerIdentity identity, Authenticator auth)
     : db_(db),
       identity_(std::move(identity)),
-      idempotency_(db.engine()),
+      idempotency_(db.store()),
       auth_(std::move(auth)),
       metrics_(OperationNames()) {
   // Keyed by the whole X-Amz-Target: the Streams API answers on the same endpoint.
@@ -184,7 +184,8 @@ Service::Service(table::Database& db, ServerIdentity identity, Authenticator aut
   for (const Operation* op : StreamOperations()) {
     operations_.emplace(std::string(kStreamsPrefix) + std::string(op->name), op);
   }
-  backups_ = std::make_unique<backup::BackupService>(db_);
+  // Backups, PITR, exports and imports read the ordered engine's snapshots: not on a store alone.
+  if (db_.has_engine()) backups_ = std::make_unique<backup::BackupService>(db_);
 }
 
 Service::~Service() = default;

@@ -54,7 +54,8 @@ class Service {
   Service(table::Database& db, ServerIdentity identity, Authenticator auth = {});
   ~Service();
   // Backups, PITR, export and import of this server (src/backup).
-  backup::BackupService& backups() { return *backups_; }
+  // Null when the database runs on a store without an ordered engine (no backups there yet).
+  backup::BackupService* backups() { return backups_.get(); }
 
   // Answers one request and records it in the metrics (and the request log, when enabled).
   HttpResponse Handle(HttpRequestView& request);
@@ -70,7 +71,7 @@ class Service {
   void set_triggers_status(TriggersStatus render) { triggers_status_ = std::move(render); }
   // The storage engine holds writes back now (engine::Engine::WritesStalled): the HTTP server
   // keeps write requests off its I/O threads meanwhile.
-  bool WritesStalled() const { return db_.engine().WritesStalled(); }
+  bool WritesStalled() const { return db_.has_engine() && db_.engine().WritesStalled(); }
 
  private:
   HttpResponse Dispatch(HttpRequestView& request);

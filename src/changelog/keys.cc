@@ -136,4 +136,21 @@ std::string ItemKeyOf(const TableDescription& table, const Item& item) {
   return EncodeItemKey(table.key_prefix, hash, range);
 }
 
+Result<size_t> ItemSortOffset(const TableDescription& table, std::string_view item_key) {
+  constexpr size_t kComponentStart = 4 + 8;
+  if (item_key.size() < kComponentStart) return Status(ErrorCode::kCorruption, "item key too short");
+  std::string_view component = item_key.substr(kComponentStart);
+  if (table.AttributeType(table.hash_key()) == AttrType::kN) {
+    MT_RETURN_IF_ERROR(Number::OrderedKeyStorageSize(component).status());  // advances past it
+    return item_key.size() - component.size();
+  }
+  // S and B: 0x00 is escaped as 0x00 0xFF; 0x00 0x01 ends the component.
+  for (size_t i = 0; i + 1 < component.size(); ++i) {
+    if (component[i] != '\0') continue;
+    if (component[i + 1] == '\x01') return kComponentStart + i + 2;
+    ++i;  // an escaped 0x00
+  }
+  return Status(ErrorCode::kCorruption, "item key without the end of its partition key");
+}
+
 }  // namespace monotable::table

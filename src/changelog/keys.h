@@ -41,4 +41,9 @@ Status ValidateKey(const TableDescription& table, const Item& key);
 // Engine key of a validated item or key map.
 std::string ItemKeyOf(const TableDescription& table, const Item& item);
 
+// Where the sort key starts in an item's engine key of `table` (after [key_prefix][hash][partition
+// key component]): the split into partition id and sort key a partitioned store needs.
+// kCorruption when the key does not parse.
+Result<size_t> ItemSortOffset(const TableDescription& table, std::string_view item_key);
+
 }  // namespace monotable::table

@@ -117,7 +117,7 @@ Result<std::unique_ptr<Target>> Connect(const Options& o) {
   MT_ASSIGN_OR_RETURN(t->db, table::Database::Open(options));
   t->service = std::make_unique<api::Service>(*t->db, api::ServerIdentity{});
   MT_ASSIGN_OR_RETURN(std::shared_ptr<backup::ObjectStore> store, backup::OpenObjectStore(o.export_dir, o.s3));
-  t->service->backups().set_object_store(std::move(store));
+  t->service->backups()->set_object_store(std::move(store));
   api::Service* service = t->service.get();
   t->call = [service](const std::string& op, const std::string& body) -> Result<rapidjson::Document> {
     api::HttpRequestView request;
@@ -144,7 +144,7 @@ Result<std::unique_ptr<Target>> Connect(const Options& o) {
     }
     return Status(ErrorCode::kValidation, type + ": " + message);
   };
-  t->settle = [service] { service->backups().WaitIdle(); };
+  t->settle = [service] { service->backups()->WaitIdle(); };
   return t;
 }
 

@@ -49,6 +49,10 @@ int Usage(const char* message) {
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
                "  --in-memory    keep everything in memory (for tests)\n"
+               "  --test-engine partitioned\n"
+               "                 with --in-memory: keep each partition apart, atomic only within one\n"
+               "                 partition, as a distributed store (tests of the storage contract;\n"
+               "                 no backups, PITR or exports)\n"
                "  --sync         fsync the write-ahead log before acknowledging writes\n"
                "  --block-cache-mb N\n"
                "                 RocksDB block cache, in MB (default 32; filled as data is read)\n"
@@ -123,6 +127,10 @@ int Serve(int argc, char** argv) {
       data_given = true;
     } else if (arg == "--in-memory") {
       db_options.in_memory = true;
+    } else if (arg == "--test-engine") {
+      const char* v = value();
+      if (!v || std::string_view(v) != "partitioned") return Usage("--test-engine takes `partitioned`");
+      db_options.partitioned_test_engine = true;
     } else if (arg == "--sync") {
       db_options.sync = true;
     } else if (arg == "--block-cache-mb" || arg == "--write-buffer-mb" || arg == "--background-jobs") {
@@ -211,6 +219,7 @@ int Serve(int argc, char** argv) {
     }
   }
   if (data_given && db_options.in_memory) return Usage("--data and --in-memory exclude each other");
+  if (db_options.partitioned_test_engine && !db_options.in_memory) return Usage("--test-engine needs --in-memory");
   if (rocksdb_knob_given && db_options.in_memory) {
     return Usage("--block-cache-mb, --write-buffer-mb, --background-jobs and --wal-dir need a RocksDB --data directory");
   }
@@ -252,7 +261,7 @@ int Serve(int argc, char** argv) {
   }
   monotable::api::Service service(**db, identity, std::move(auth));
   service.set_log_requests(log_requests);
-  service.backups().set_object_store(std::move(store).value());
+  if (service.backups()) service.backups()->set_object_store(std::move(store).value());
   monotable::api::HttpServer http(service, server);
   if (auto st = http.Listen(); !st.ok()) {
     std::fprintf(stderr, "monotable: %s\n", st.message().c_str());
@@ -305,7 +314,9 @@ int Serve(int argc, char** argv) {
     });
   }
   std::printf("monotable listening on %s:%u (%s)", server.host.c_str(), http.port(),
-              db_options.in_memory ? "in-memory" : db_options.path.c_str());
+              db_options.partitioned_test_engine ? "in-memory, partitioned"
+              : db_options.in_memory             ? "in-memory"
+                                                 : db_options.path.c_str());
   if (http.tls_port()) std::printf(" tls %u", http.tls_port());
   std::printf("\n");
   if (monotable::console::Present()) {

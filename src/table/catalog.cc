@@ -93,6 +93,41 @@ Result<std::optional<std::string>> CountItems(engine::Engine& engine, std::share
   return std::optional<std::string>();
 }
 
+// CountItems over the partition directory (a store without snapshots): each partition is read
+// from a consistent view of its own; keys are keyspace-relative (partition id + sort key).
+Result<std::optional<std::string>> CountItemsInStore(engine::PartitionStore& store, uint32_t keyspace,
+                                                     const std::string& from, TableStats& stats, uint64_t budget,
+                                                     std::stop_token stop = {}) {
+  int64_t count = 0, bytes = 0;
+  auto settle = [&] {
+    stats.item_count += count;
+    stats.size_bytes += bytes;
+    count = bytes = 0;
+  };
+  uint64_t walked = 0;
+  std::optional<std::string> resume;
+  Status failed = Status::Ok();
+  MT_RETURN_IF_ERROR(store.ScanKeyspace(keyspace, from, "", [&](std::string_view key, std::string_view value) {
+    if (walked == budget || stop.stop_requested()) {
+      resume = std::string(key);
+      return false;
+    }
+    auto size = EncodedItemSize(value);
+    if (!size.ok()) {
+      failed = size.status();
+      return false;
+    }
+    ++count;
+    ++walked;
+    bytes += static_cast<int64_t>(*size);
+    if (count == 4096) settle();
+    return true;
+  }));
+  MT_RETURN_IF_ERROR(failed);
+  settle();
+  return resume;
+}
+
 std::string NewUuid() {
   thread_local std::mt19937_64 rng(std::random_device{}());
   uint64_t a = rng(), b = rng();
@@ -129,7 +164,7 @@ Status Catalog::Load() {
   // the writes after it add their own changes to the same figures, so walk + writes is exact
   // whenever the walk ends. The first kSynchronousCountItems items are walked here; the rest in
   // the background, so a start after a crash does not wait for the whole data set.
-  auto snapshot = engine_.GetSnapshot();
+  auto snapshot = engine_ ? engine_->GetSnapshot() : nullptr;
   uint64_t budget = kSynchronousCountItems;
   std::vector<PendingCount> pending;
   auto tables = std::make_shared<TableMap>();
@@ -148,11 +183,16 @@ Status Catalog::Load() {
       handle->stats->size_bytes = found->second.size_bytes;
     } else {
       auto [first, last] = KeySpaceRange(description.key_prefix);
-      MT_ASSIGN_OR_RETURN(auto resume, CountItems(engine_, snapshot, first, last, *handle->stats, budget));
+      std::optional<std::string> resume;
+      if (engine_) {
+        MT_ASSIGN_OR_RETURN(resume, CountItems(*engine_, snapshot, first, last, *handle->stats, budget));
+      } else {
+        MT_ASSIGN_OR_RETURN(resume, CountItemsInStore(store_, description.key_prefix, "", *handle->stats, budget));
+      }
       budget -= static_cast<uint64_t>(handle->stats->item_count.load());  // the table's walk so far
       if (resume) {
         handle->stats->counted = false;
-        pending.push_back({handle->stats, std::move(*resume), std::move(last)});
+        pending.push_back({handle->stats, description.key_prefix, std::move(*resume), std::move(last)});
       }
     }
     std::string name = description.name;
@@ -163,7 +203,8 @@ Status Catalog::Load() {
   if (!pending.empty()) {
     counter_ = std::jthread([this, snapshot, pending = std::move(pending)](std::stop_token stop) {
       for (const PendingCount& p : pending) {
-        auto resume = CountItems(engine_, snapshot, p.from, p.upper, *p.stats, UINT64_MAX, stop);
+        auto resume = engine_ ? CountItems(*engine_, snapshot, p.from, p.upper, *p.stats, UINT64_MAX, stop)
+                              : CountItemsInStore(store_, p.keyspace, p.from, *p.stats, UINT64_MAX, stop);
         if (!resume.ok()) {
           std::fprintf(stderr, "monotable: counting a table's items failed: %s\n", resume.status().message().c_str());
           return;
@@ -182,11 +223,11 @@ std::atomic<uint64_t> next_catalog_instance{1};
 
 Catalog::Catalog(engine::Engine& engine)
     : owned_store_(engine::NewOrderedStore(engine)),
-      engine_(engine),
+      engine_(&engine),
       store_(*owned_store_),
       instance_(next_catalog_instance.fetch_add(1, std::memory_order_relaxed)) {}
 
-Catalog::Catalog(engine::Engine& engine, engine::PartitionStore& store)
+Catalog::Catalog(engine::Engine* engine, engine::PartitionStore& store)
     : engine_(engine), store_(store), instance_(next_catalog_instance.fetch_add(1, std::memory_order_relaxed)) {}
 
 Status Catalog::CommitRecord(std::string key, std::optional<std::string> value) {
@@ -226,6 +267,14 @@ Status Catalog::SaveStatistics() {
   engine::PartitionWrite write;
   write.mutations.push_back({SavedStatisticsKey(), std::move(record)});
   return store_.Commit(kSystemPartition, std::move(write)).status();
+}
+
+std::shared_ptr<const TableDescription> Catalog::FindByKeyspace(uint32_t keyspace) const {
+  auto tables = Current();
+  for (const auto& [name, handle] : *tables) {
+    if (handle->description->key_prefix == keyspace) return handle->description;
+  }
+  return nullptr;
 }
 
 std::shared_ptr<const TableHandle> Catalog::Find(std::string_view name) const {

@@ -19,8 +19,11 @@
 //   partition (key space 0, partition id ""), each change is one partition commit, and the table
 //   record changes are ordered by the catalog version (version(); a change guarded by the version
 //   it replaces fails rather than overwrite a change made by another writer sharing the engine).
-//   Dropping a table drops its key spaces (PartitionStore::DropKeyspace). The one exception: the
-//   statistics walk after a crash reads one engine snapshot of the table's key space (engine()).
+//   Dropping a table drops its key spaces (PartitionStore::DropKeyspace). The statistics walk
+//   after a crash reads one engine snapshot of the table's key space when an ordered engine is
+//   given (exact); over a store alone it walks the partition directory, each partition from a
+//   view of its own, so writes during the background walk may be counted twice or missed
+//   (approximate, as DynamoDB's own figures are).
 // - Enabling a stream (a new stream label) assigns the stream a fresh key space
 //   (StreamSettings::key_prefix). The change listener hears of every published change (before is
 //   null for a created table, after is null for a dropped one), under the control-plane lock.
@@ -62,10 +65,10 @@ struct TableHandle {
 
 class Catalog {
  public:
-  // Over an ordered engine (an adapter of its own for the partition contract), or over an engine
-  // and the store the Database serves from.
+  // Over an ordered engine (an adapter of its own for the partition contract), or over the store
+  // the Database serves from (`engine`: the same data's ordered engine when there is one, else null).
   explicit Catalog(engine::Engine& engine);
-  Catalog(engine::Engine& engine, engine::PartitionStore& store);
+  Catalog(engine::Engine* engine, engine::PartitionStore& store);
 
   // The catalog version: bumped by every table record change (Create, Update/Modify, Drop), in
   // the same partition commit, guarded by the version it replaces. What this process last wrote
@@ -90,6 +93,9 @@ class Catalog {
 
   // nullptr when there is no such table.
   std::shared_ptr<const TableHandle> Find(std::string_view name) const;
+  // The description of the table whose items live in `keyspace` (key_prefix), or null. Walks the
+  // published tables (change-log appliers resolve records by it).
+  std::shared_ptr<const TableDescription> FindByKeyspace(uint32_t keyspace) const;
   std::vector<std::string> Names() const;  // sorted bytewise, as ListTables returns them
 
   Result<TableDescription> Create(TableDescription table);
@@ -130,11 +136,12 @@ class Catalog {
   // Where a table's background walk resumes: [from, upper) of its key space.
   struct PendingCount {
     std::shared_ptr<TableStats> stats;
-    std::string from, upper;
+    uint32_t keyspace;
+    std::string from, upper;  // engine keys; over a store alone, `from` is keyspace-relative
   };
 
   std::unique_ptr<engine::PartitionStore> owned_store_;  // when built over an engine alone
-  engine::Engine& engine_;  // the statistics walk's snapshot (CountItems) only
+  engine::Engine* engine_;  // the statistics walk's snapshot (CountItems) only; null: none
   engine::PartitionStore& store_;
   std::atomic<uint64_t> version_{0};
   std::mutex control_mutex_;

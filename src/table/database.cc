@@ -7,6 +7,7 @@
 
 #include "changelog/change_applier.h"
 #include "engine/ordered_store.h"
+#include "engine/partitioned/partitioned_store.h"
 #include "model/capacity.h"
 #include "model/item_codec.h"
 #include "changelog/index_entries.h"
@@ -16,6 +17,9 @@
 namespace monotable::table {
 
 Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options) {
+  if (options.in_memory && options.partitioned_test_engine) {
+    return OpenOnStore(engine::OpenPartitionedStore(engine::NewPartitionedState()), options);
+  }
   std::unique_ptr<engine::Engine> engine;
   if (options.in_memory) {
     engine = engine::NewMemoryEngine();
@@ -29,22 +33,47 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
                                                             .wal_dir = options.wal_dir}));
   }
   auto db = std::make_unique<Database>(std::move(engine));
-  db->options_ = options;
-  db->throughput_.set_simulate(options.simulate_throughput);
-  db->throughput_.set_burst_seconds(options.burst_seconds);
-  MT_RETURN_IF_ERROR(db->catalog_.Load());
-  MT_RETURN_IF_ERROR(db->RecoverChangeLogs());
-  MT_RETURN_IF_ERROR(db->streams_.Load(db->catalog_));
-  db->index_builder_.Resume();
-  db->ttl_.Resume();
-  db->background_ = std::jthread([raw = db.get()](std::stop_token stop) { raw->RunBackground(stop); });
+  MT_RETURN_IF_ERROR(db->Start(options));
   return db;
+}
+
+Result<std::unique_ptr<Database>> Database::OpenOnStore(std::unique_ptr<engine::PartitionStore> store,
+                                                        const DatabaseOptions& options) {
+  auto db = std::make_unique<Database>(std::move(store));
+  MT_RETURN_IF_ERROR(db->Start(options));
+  return db;
+}
+
+Status Database::Start(const DatabaseOptions& options) {
+  options_ = options;
+  throughput_.set_simulate(options.simulate_throughput);
+  throughput_.set_burst_seconds(options.burst_seconds);
+  MT_RETURN_IF_ERROR(catalog_.Load());
+  MT_RETURN_IF_ERROR(RecoverChangeLogs());
+  MT_RETURN_IF_ERROR(streams_.Load(catalog_));
+  index_builder_.Resume();
+  ttl_.Resume();
+  background_ = std::jthread([this](std::stop_token stop) { RunBackground(stop); });
+  return Status::Ok();
 }
 
 Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
     : engine_(std::move(engine)),
       store_(engine::NewOrderedStore(*engine_)),
-      catalog_(*engine_, *store_), streams_(*store_, clock), ttl_(*engine_, catalog_, streams_, clock) {
+      catalog_(engine_.get(), *store_),
+      committer_(*store_, catalog_),
+      streams_(*store_, clock),
+      ttl_(*store_, committer_, catalog_, streams_, clock) {
+  catalog_.SetChangeListener(
+      [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
+}
+
+Database::Database(std::unique_ptr<engine::PartitionStore> store, Clock clock)
+    : store_(std::move(store)),
+      catalog_(nullptr, *store_),
+      committer_(*store_, catalog_),
+      streams_(*store_, clock),
+      ttl_(*store_, committer_, catalog_, streams_, clock) {
   catalog_.SetChangeListener(
       [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
 }
@@ -84,17 +113,11 @@ void Database::RunBackground(std::stop_token stop) {
 }
 
 Status Database::RecoverChangeLogs() {
-  std::map<uint32_t, std::shared_ptr<const TableDescription>> tables;
-  for (const std::string& name : catalog_.Names()) {
-    if (auto handle = catalog_.Find(name)) tables.emplace(handle->description->key_prefix, handle->description);
-  }
   std::vector<uint32_t> keyspaces;
-  for (const auto& [keyspace, table] : tables) keyspaces.push_back(keyspace);
-  changelog::ChangeApplier applier(*store_, [&](uint32_t keyspace) -> std::shared_ptr<const TableDescription> {
-    auto it = tables.find(keyspace);
-    return it == tables.end() ? nullptr : it->second;
-  });
-  return applier.Recover(keyspaces);
+  for (const std::string& name : catalog_.Names()) {
+    if (auto handle = catalog_.Find(name)) keyspaces.push_back(handle->description->key_prefix);
+  }
+  return committer_.applier().Recover(keyspaces);
 }
 
 Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name) const {

@@ -49,6 +49,7 @@
 #include "table/catalog.h"
 #include "table/throughput.h"
 #include "table/index_builder.h"
+#include "table/item_commit.h"
 #include "table/stream_catalog.h"
 #include "table/ttl_worker.h"
 
@@ -57,6 +58,9 @@ namespace monotable::table {
 struct DatabaseOptions {
   std::string path;        // RocksDB data directory
   bool in_memory = false;  // use the memory engine instead
+  // With in_memory: the partitioned test engine (engine/partitioned) instead of the memory engine,
+  // so every item write takes the logged path (tests of the distributed storage contract).
+  bool partitioned_test_engine = false;
   bool sync = false;       // fsync the WAL before acknowledging a write
   bool simulate_throughput = false;  // throttle PROVISIONED tables as AWS would
   double burst_seconds = Throughput::kDefaultBurstSeconds;  // unused capacity a simulated bucket keeps
@@ -86,6 +90,12 @@ class Database {
   static Result<std::unique_ptr<Database>> Open(const DatabaseOptions& options);
   // `clock` (epoch milliseconds) drives stream records, retention and TTL; tests may fake it.
   explicit Database(std::unique_ptr<engine::Engine> engine, Clock clock = SystemNowMs);
+  // Over a partition store alone (the partitioned test engine, Ceph RADOS): item writes take the
+  // logged path (ItemCommitter); engine() is unavailable (has_engine() false).
+  explicit Database(std::unique_ptr<engine::PartitionStore> store, Clock clock = SystemNowMs);
+  // Opens over `store` as Open() does over an engine (catalog, change-log recovery, streams, jobs).
+  static Result<std::unique_ptr<Database>> OpenOnStore(std::unique_ptr<engine::PartitionStore> store,
+                                                       const DatabaseOptions& options);
   // Stops the background loop, then saves the tables' statistics for the next Open (a clean
   // shutdown; the caller has stopped serving requests).
   ~Database();
@@ -96,10 +106,14 @@ class Database {
   StreamCatalog& streams() { return streams_; }
   TtlWorker& ttl() { return ttl_; }
   const DatabaseOptions& options() const { return options_; }
+  // The ordered engine under the store, when there is one (the embedded engines): backups, PITR and
+  // exports still read its snapshots.
+  bool has_engine() const { return engine_ != nullptr; }
   engine::Engine& engine() { return *engine_; }
   // The partition-scoped interface of the same engine (engine.h, part 1): what reads and writes
   // are being moved onto (issue #45); Query and Scan already go through it.
   engine::PartitionStore& store() { return *store_; }
+  ItemCommitter& committer() { return committer_; }
 
   // The table, or ResourceNotFoundException "Requested resource not found".
   Result<std::shared_ptr<const TableHandle>> Table(std::string_view name) const;
@@ -118,6 +132,8 @@ class Database {
   Status RecoverChangeLogs();
 
  private:
+  // What Open() does after constructing: options, catalog, recovery, streams, background jobs.
+  Status Start(const DatabaseOptions& options);
   // The background loop: a TTL pass every ttl_period_ms, stream trimming every minute.
   void RunBackground(std::stop_token stop);
 
@@ -126,8 +142,9 @@ class Database {
   std::unique_ptr<engine::PartitionStore> store_;
   Throughput throughput_;
   Catalog catalog_;
+  ItemCommitter committer_;
   StreamCatalog streams_;
-  IndexBuilder index_builder_{*engine_, catalog_};  // destroyed early: stops background builds
+  IndexBuilder index_builder_{*store_, committer_, catalog_};  // destroyed early: stops background builds
   TtlWorker ttl_;
   std::jthread background_;  // destroyed first
 };

@@ -36,8 +36,7 @@ void IndexBuilder::StartDrop(uint32_t key_prefix, std::shared_ptr<const TableHan
   std::lock_guard lock(mutex_);
   jobs_.emplace_back([this, key_prefix, weak = std::weak_ptr<const TableHandle>(previous)](std::stop_token stop) {
     WaitForRequestsOn(weak, stop);
-    auto [first, last] = KeySpaceRange(key_prefix);
-    Status st = engine_.DeleteRange(first, last);
+    Status st = store_.DropKeyspace(key_prefix);
     if (!st.ok()) std::fprintf(stderr, "monotable: dropping index space failed: %s\n", st.message().c_str());
   });
 }
@@ -100,33 +99,44 @@ void IndexBuilder::Backfill(std::stop_token stop, std::string table_name, std::s
 
 Status IndexBuilder::BackfillItems(std::stop_token stop, const TableHandle& handle, const IndexDescription& index) {
   const TableDescription& table = *handle.description;
-  auto [first, last] = KeySpaceRange(table.key_prefix);
-  auto it = engine_.NewIterator(first, last);
-  for (it->SeekToFirst(); it->Valid() && !stop.stop_requested(); it->Next()) {
-    std::string key(it->key());
-    std::optional<std::string> raw = std::string(it->value());
-    // Commit the entry guarded by the item's value; if a writer changed the item meanwhile, that
-    // writer already maintained the index from its new value: re-read and try again.
-    for (;;) {
-      if (!raw) break;  // deleted meanwhile: its writer removed any entry
-      MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
-      auto entry = MakeIndexEntry(table, index, item);
-      if (!entry) break;
-      engine::WriteBatch batch;
-      batch.guards.push_back({key, raw});
-      batch.mutations.push_back({std::move(entry->key), EncodeItem(entry->projected())});
-      Status st;
-      {
-        std::shared_lock gate(handle.gate->mutex);  // no entry lands in a dropped table's space
-        if (handle.gate->dropped) return Status::Ok();
-        st = engine_.Commit(batch);
+  const std::string space = PrefixBytes(table.key_prefix);
+  Status failed = Status::Ok();
+  MT_RETURN_IF_ERROR(store_.ScanKeyspace(table.key_prefix, "", "", [&](std::string_view relative, std::string_view value) {
+    if (stop.stop_requested()) return false;
+    failed = BackfillItem(handle, index, space + std::string(relative), std::string(value));
+    return failed.ok();
+  }));
+  return failed;
+}
+
+Status IndexBuilder::BackfillItem(const TableHandle& handle, const IndexDescription& index, const std::string& key,
+                                  std::string value) {
+  const TableDescription& table = *handle.description;
+  MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, key));
+  std::optional<std::string> raw = std::move(value);
+  // Commit the entry guarded by the item's value; if a writer changed the item meanwhile, that
+  // writer already maintained the index from its new value: re-read and try again.
+  while (raw) {  // deleted meanwhile: its writer removed any entry
+    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
+    auto entry = MakeIndexEntry(table, index, item);
+    if (!entry) return Status::Ok();
+    Status st;
+    {
+      std::shared_lock gate(handle.gate->mutex);  // no entry lands in a dropped table's space
+      if (handle.gate->dropped) return Status::Ok();
+      if (committer_.logged()) {
+        st = committer_.Rederive(table, key, *raw);
+      } else {
+        engine::WriteBatch batch;
+        batch.guards.push_back({key, raw});
+        batch.mutations.push_back({std::move(entry->key), EncodeItem(entry->projected())});
+        st = store_.CommitWithDerived(batch);
       }
-      if (st.ok()) break;
-      if (st.code() != ErrorCode::kGuardFailed) return st;
-      MT_ASSIGN_OR_RETURN(raw, engine_.Get(key));
     }
+    if (st.code() != ErrorCode::kGuardFailed) return st;
+    MT_ASSIGN_OR_RETURN(raw, store_.Get(address.partition, address.sort_key));
   }
-  return it->status();
+  return Status::Ok();
 }
 
 }  // namespace monotable::table

@@ -5,7 +5,8 @@
 //   so every write from then on maintains it. StartBackfill waits until no request still holds the
 //   table's previous description, then
 //   backfills the entry of every existing item in the background, each entry committed under a
-//   guard on its base item (so a concurrent write of that item wins and the build re-reads it),
+//   guard on its base item (on a logged store: a re-derive record in the item's partition,
+//   table/item_commit.h) (so a concurrent write of that item wins and the build re-reads it),
 //   and finally marks the index ACTIVE. The table stays readable and writable throughout, and the
 //   finished index is exactly consistent with the table.
 // - After the caller removed an index from the description, StartDrop drops its key space once no
@@ -20,12 +21,14 @@
 #include <vector>
 
 #include "table/catalog.h"
+#include "table/item_commit.h"
 
 namespace monotable::table {
 
 class IndexBuilder {
  public:
-  IndexBuilder(engine::Engine& engine, Catalog& catalog) : engine_(engine), catalog_(catalog) {}
+  IndexBuilder(engine::PartitionStore& store, ItemCommitter& committer, Catalog& catalog)
+      : store_(store), committer_(committer), catalog_(catalog) {}
   ~IndexBuilder();  // stops and joins background work
 
   // The new index (status CREATING, backfilling) is already published; `previous` is the
@@ -45,7 +48,12 @@ class IndexBuilder {
   // Writes the index entries of every item; stops (OK) when the table is dropped meanwhile.
   Status BackfillItems(std::stop_token stop, const TableHandle& handle, const IndexDescription& index);
 
-  engine::Engine& engine_;
+  // Writes one item's entry (engine key, stored value), guarded by the item's value.
+  Status BackfillItem(const TableHandle& handle, const IndexDescription& index, const std::string& key,
+                      std::string value);
+
+  engine::PartitionStore& store_;
+  ItemCommitter& committer_;
   Catalog& catalog_;
   std::mutex mutex_;
   std::vector<std::jthread> jobs_;

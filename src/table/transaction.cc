@@ -9,6 +9,7 @@
 #include "model/item_codec.h"
 #include "table/change_log.h"
 #include "changelog/keys.h"
+#include "table/item_commit.h"
 
 namespace monotable::table {
 
@@ -94,16 +95,168 @@ Status CommitUnlessDropped(Database& db, const std::vector<WriteAction>& actions
   return db.store().CommitWithDerived(batch);
 }
 
+// One action of the logged path, read and applied: what its partition commit needs.
+struct LoggedAttempt {
+  std::optional<std::string> raw;  // the item as stored when read
+  std::optional<Item> old_item;
+  WriteResult result;
+  std::optional<std::string> encoded;  // the new item's encoding
+  Status outcome = Status::Ok();
+};
+
+// Reads the action's item and applies it, charging the throughput model as the embedded path does.
+// A non-OK Result is an internal failure; a refusal is the attempt's `outcome`.
+Result<LoggedAttempt> ReadAndApply(Database& db, const WriteAction& action, const std::string& key,
+                                   WriteCharge charge) {
+  LoggedAttempt attempt;
+  const TableDescription& table = *action.table->description;
+  MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, key));
+  MT_ASSIGN_OR_RETURN(attempt.raw, db.store().Get(address.partition, address.sort_key));
+  if (attempt.raw) {
+    MT_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*attempt.raw));
+    attempt.old_item = std::move(decoded);
+  }
+  const Item* old_item = attempt.old_item ? &*attempt.old_item : nullptr;
+  auto applied = action.apply(old_item);
+  if (!applied.ok()) {
+    ErrorCode code = applied.status().code();
+    if (code != ErrorCode::kConditionalCheckFailed && code != ErrorCode::kValidation &&
+        code != ErrorCode::kItemCollectionSizeLimitExceeded && code != ErrorCode::kProvisionedThroughputExceeded &&
+        code != ErrorCode::kDuplicateItem) {
+      return applied.status();
+    }
+    attempt.outcome = applied.status();
+    if (code == ErrorCode::kConditionalCheckFailed) {
+      Status charged = ChargeFailedCondition(db, action, old_item, charge);
+      if (charged.code() == ErrorCode::kProvisionedThroughputExceeded) {
+        attempt.outcome = charged;
+      } else {
+        MT_RETURN_IF_ERROR(charged);
+      }
+    }
+    return attempt;
+  }
+  attempt.result.new_item = std::move(applied).value();
+  if (!action.check_only) {
+    if (attempt.result.new_item) attempt.encoded = EncodeItem(*attempt.result.new_item);
+    // The index arms' costs (the entries themselves are written by the change-log applier).
+    engine::WriteBatch derived;
+    attempt.result.index_costs =
+        changelog::AppendDerived(table, old_item, attempt.result.new_item ? &*attempt.result.new_item : nullptr, {},
+                                 derived, nullptr, attempt.encoded ? &*attempt.encoded : nullptr);
+  }
+  attempt.outcome = ChargeWrite(db, *action.table, action.key, old_item, attempt.result, charge);
+  return attempt;
+}
+
+// Commits one applied action in its item's partition with its change logged (ItemCommitter),
+// holding the table's gate shared. kGuardFailed: the item changed since it was read.
+Status CommitLoggedAttempt(Database& db, const WriteAction& action, const std::string& key, LoggedAttempt& attempt) {
+  const TableDescription& table = *action.table->description;
+  const Item* old_item = attempt.old_item ? &*attempt.old_item : nullptr;
+  const Item* new_item = attempt.result.new_item ? &*attempt.result.new_item : nullptr;
+  ChangeLogBatch changes(db.streams());  // numbers the stream record; settled when this returns
+  changes.Add(table, old_item, new_item);
+  engine::WriteBatch stream_records;
+  changes.AppendTo(stream_records);
+  changelog::ItemChange change;
+  change.old_image = attempt.old_item;
+  change.new_image = attempt.result.new_item;
+  for (engine::Mutation& m : stream_records.mutations) {
+    // Stream records live in their stream's partition "" of its key space: the sort key follows
+    // the 4-byte key space.
+    change.extra.push_back({std::move(m.key), 4, std::move(m.value)});
+  }
+  std::shared_lock gate(action.table->gate->mutex);
+  if (action.table->gate->dropped) return Status::NotFound("Requested resource not found");
+  return db.committer().CommitItem(table, key, attempt.raw, attempt.encoded, std::move(change));
+}
+
+void CountCommitted(const WriteAction& action, const WriteResult& r) {
+  auto& stats = *action.table->stats;
+  stats.item_count += (r.new_item ? 1 : 0) - (r.old_item ? 1 : 0);
+  stats.size_bytes += static_cast<int64_t>(r.new_item ? ItemSize(*r.new_item) : 0) -
+                      static_cast<int64_t>(r.old_item ? ItemSize(*r.old_item) : 0);
+}
+
+// The logged path (ItemCommitter::logged()): every action commits in its own item partition.
+// Single-item writes and BatchWriteItem's independent writes; a transaction of several items
+// needs the transaction coordinator (src/txn).
+Result<TransactionResult> WriteLogged(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
+                                      int max_attempts, Grouping grouping) {
+  const bool each_on_its_own = grouping == Grouping::kEachOnItsOwn;
+  if (actions.size() > 1 && !each_on_its_own) {
+    return Status(ErrorCode::kInternal, "transactions of several items on " + db.store().Name() +
+                                            " need the transaction coordinator");
+  }
+  std::vector<std::string> keys;
+  keys.reserve(actions.size());
+  for (const auto& a : actions) keys.push_back(ItemKeyOf(*a.table->description, a.key));
+  // Every action is read and applied before any commits, so a refusal writes nothing.
+  std::vector<LoggedAttempt> attempts;
+  attempts.reserve(actions.size());
+  TransactionResult out;
+  bool refused = false;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    MT_ASSIGN_OR_RETURN(LoggedAttempt attempt, ReadAndApply(db, actions[i], keys[i], charge));
+    const Status& outcome = attempt.outcome;
+    if (!outcome.ok() && each_on_its_own && outcome.code() != ErrorCode::kProvisionedThroughputExceeded) {
+      return outcome;
+    }
+    if (!outcome.ok() && !each_on_its_own) refused = true;
+    out.outcomes.push_back(outcome);
+    out.old_items.push_back(attempt.old_item);
+    attempts.push_back(std::move(attempt));
+  }
+  if (refused) return out;
+  out.results.resize(actions.size());
+  for (size_t i = 0; i < actions.size(); ++i) {
+    if (!out.outcomes[i].ok()) continue;  // throttled: left out
+    for (int tries = 1;; ++tries) {
+      LoggedAttempt& attempt = attempts[i];
+      Status committed = actions[i].check_only ? Status::Ok() : CommitLoggedAttempt(db, actions[i], keys[i], attempt);
+      if (committed.ok()) break;
+      if (committed.code() != ErrorCode::kGuardFailed) return committed;
+      // Lost a race: charged once, for the attempt that commits (or the last one).
+      const Item* old_item = attempt.old_item ? &*attempt.old_item : nullptr;
+      if (tries >= max_attempts) {
+        out.outcomes[i] = Status(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+        if (!each_on_its_own) {
+          out.results.clear();
+          return out;
+        }
+        break;
+      }
+      RefundWrite(db, *actions[i].table, actions[i].key, old_item, attempt.result, charge);
+      MT_ASSIGN_OR_RETURN(attempt, ReadAndApply(db, actions[i], keys[i], charge));
+      out.outcomes[i] = attempt.outcome;
+      out.old_items[i] = attempt.old_item;
+      if (!attempt.outcome.ok()) {
+        if (!each_on_its_own) {
+          out.results.clear();
+          return out;
+        }
+        if (attempt.outcome.code() != ErrorCode::kProvisionedThroughputExceeded) return attempt.outcome;
+        break;
+      }
+    }
+    if (!out.outcomes[i].ok()) continue;
+    out.results[i] = std::move(attempts[i].result);
+    out.results[i].old_item = std::move(attempts[i].old_item);
+    if (!actions[i].check_only) CountCommitted(actions[i], out.results[i]);
+  }
+  out.committed = true;
+  out.old_items.clear();
+  if (!each_on_its_own) out.outcomes.clear();
+  return out;
+}
+
 }  // namespace
 
 Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
                                           int max_attempts, Grouping grouping,
                                           const std::vector<engine::Mutation>& also_commit) {
-  if (!db.store().AppliesDerivedInCommit()) {
-    // The logged path (changelog::ChangeApplier::CommitLogged) serves a Database only once it runs
-    // on a partitioned store, with the transaction coordinator for writes of several items.
-    return Status(ErrorCode::kInternal, "item writes need a store that applies derived writes in its commit");
-  }
+  if (db.committer().logged()) return WriteLogged(db, actions, charge, max_attempts, grouping);
   const bool each_on_its_own = grouping == Grouping::kEachOnItsOwn;
   std::vector<std::string> keys;
   keys.reserve(actions.size());
@@ -227,11 +380,19 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
 }
 
 Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets) {
-  auto snapshot = db.engine().GetSnapshot();
   std::vector<std::optional<Item>> items;
   items.reserve(targets.size());
+  // One engine snapshot where there is an ordered engine; over a store alone, item by item.
+  auto snapshot = db.has_engine() ? db.engine().GetSnapshot() : nullptr;
   for (const auto& t : targets) {
-    MT_ASSIGN_OR_RETURN(auto raw, db.engine().Get(ItemKeyOf(*t.table->description, t.key), snapshot.get()));
+    std::optional<std::string> raw;
+    std::string key = ItemKeyOf(*t.table->description, t.key);
+    if (snapshot) {
+      MT_ASSIGN_OR_RETURN(raw, db.engine().Get(key, snapshot.get()));
+    } else {
+      MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(*t.table->description, key));
+      MT_ASSIGN_OR_RETURN(raw, db.store().Get(address.partition, address.sort_key));
+    }
     if (!raw) {
       items.emplace_back();
       continue;

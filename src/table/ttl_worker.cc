@@ -42,54 +42,90 @@ Result<size_t> TtlWorker::ExpireTable(const TableHandle& handle, double now) {
   const TableDescription& table = *handle.description;
   if (table.ttl.key_prefix == 0) return size_t{0};
   double oldest = std::max(0.0, now - static_cast<double>(kTtlMaxAgeSeconds));
-  std::string lower = ExpiryKey(table.ttl.key_prefix, static_cast<uint64_t>(std::floor(oldest)), "");
-  std::string upper = ExpiryKey(table.ttl.key_prefix, static_cast<uint64_t>(std::floor(now)) + 1, "");
+  // Keyspace-relative bounds: [expiry seconds][item key].
+  const std::string space = PrefixBytes(table.ttl.key_prefix);
+  std::string lower = ExpiryKey(table.ttl.key_prefix, static_cast<uint64_t>(std::floor(oldest)), "").substr(4);
+  const std::string upper =
+      ExpiryKey(table.ttl.key_prefix, static_cast<uint64_t>(std::floor(now)) + 1, "").substr(4);
   size_t deleted = 0;
-  auto it = engine_.NewIterator(lower, upper);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    std::string entry(it->key());
-    std::string item_key(ItemKeyOfExpiry(entry));
-    for (;;) {
-      MT_ASSIGN_OR_RETURN(auto raw, engine_.GetForWrite(item_key));
-      engine::WriteBatch batch;
-      if (!raw) {
-        // An entry without its item cannot come from the write path; drop it if it is still so.
-        batch.guards.push_back({item_key, std::nullopt});
-        batch.mutations.push_back({entry, std::nullopt});
-        Status st = engine_.Commit(batch);
-        if (st.code() == ErrorCode::kGuardFailed) continue;
-        MT_RETURN_IF_ERROR(st);
-        break;
-      }
-      MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
-      batch.guards.push_back({item_key, raw});
-      if (ExpiryEntryOf(table, item) != entry) {
-        // Not the item's entry (it cannot come from the write path either): drop it, guarded.
-        batch.mutations.push_back({entry, std::nullopt});
-        Status st = engine_.Commit(batch);
-        if (st.code() == ErrorCode::kGuardFailed) continue;
-        MT_RETURN_IF_ERROR(st);
-        break;
-      }
-      auto expiry = ExpiryTime(item, table.ttl.attribute);
-      if (!expiry || !IsExpired(*expiry, now)) break;
-      batch.mutations.push_back({item_key, std::nullopt});
-      (void)changelog::AppendDerived(table, &item, nullptr, {}, batch);  // TTL deletes consume no capacity
-      ChangeLogBatch changes(streams_);
-      changes.Add(table, &item, nullptr, /*by_service=*/true);
-      changes.AppendTo(batch);
-      Status st = engine_.Commit(batch);
-      changes.Settle();
-      if (st.code() == ErrorCode::kGuardFailed) continue;  // changed meanwhile: judge the new value
-      MT_RETURN_IF_ERROR(st);
-      handle.stats->item_count -= 1;
-      handle.stats->size_bytes -= static_cast<int64_t>(ItemSize(item));
-      ++deleted;
-      break;
+  // The entries are read a chunk at a time and handled between reads (a handler commits).
+  constexpr size_t kChunk = 512;
+  for (;;) {
+    std::vector<std::string> entries;
+    MT_RETURN_IF_ERROR(store_.ScanKeyspace(table.ttl.key_prefix, lower, upper, [&](std::string_view key, std::string_view) {
+      entries.push_back(space + std::string(key));
+      return entries.size() < kChunk;
+    }));
+    for (const std::string& entry : entries) {
+      MT_ASSIGN_OR_RETURN(bool expired, ExpireEntry(handle, entry, now));
+      if (expired) ++deleted;
     }
+    if (entries.size() < kChunk) break;
+    lower = entries.back().substr(4);
+    lower.push_back('\0');  // the next key after the last one handled
   }
-  MT_RETURN_IF_ERROR(it->status());
   return deleted;
+}
+
+Result<bool> TtlWorker::ExpireEntry(const TableHandle& handle, const std::string& entry, double now) {
+  const TableDescription& table = *handle.description;
+  const std::string item_key(ItemKeyOfExpiry(entry));
+  MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, item_key));
+  const engine::PartitionRef entry_partition{table.ttl.key_prefix, std::string_view(entry).substr(4, 8)};
+  for (;;) {
+    MT_ASSIGN_OR_RETURN(auto raw, store_.Get(address.partition, address.sort_key));
+    std::optional<Item> item;
+    if (raw) {
+      MT_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*raw));
+      item = std::move(decoded);
+    }
+    if (!item || ExpiryEntryOf(table, *item) != entry) {
+      // An entry without its item, or not the item's entry, cannot come from the write path: drop
+      // it, guarded by the item's value where one commit can cover both.
+      Status st;
+      if (committer_.logged()) {
+        engine::PartitionWrite write;
+        write.mutations.push_back({entry.substr(4 + 8), std::nullopt});
+        st = store_.Commit(entry_partition, std::move(write)).status();
+      } else {
+        engine::WriteBatch batch;
+        batch.guards.push_back({item_key, raw});
+        batch.mutations.push_back({entry, std::nullopt});
+        st = store_.CommitWithDerived(batch);
+      }
+      if (st.code() == ErrorCode::kGuardFailed) continue;
+      MT_RETURN_IF_ERROR(st);
+      return false;
+    }
+    auto expiry = ExpiryTime(*item, table.ttl.attribute);
+    if (!expiry || !IsExpired(*expiry, now)) return false;
+    // TTL deletions consume no capacity and are recorded with the service's identity.
+    ChangeLogBatch changes(streams_);
+    changes.Add(table, &*item, nullptr, /*by_service=*/true);
+    Status st;
+    if (committer_.logged()) {
+      engine::WriteBatch stream_records;
+      changes.AppendTo(stream_records);
+      changelog::ItemChange change;
+      change.by_service = true;
+      change.old_image = item;
+      for (engine::Mutation& m : stream_records.mutations) change.extra.push_back({std::move(m.key), 4, std::move(m.value)});
+      st = committer_.CommitItem(table, item_key, raw, std::nullopt, std::move(change));
+    } else {
+      engine::WriteBatch batch;
+      batch.guards.push_back({item_key, raw});
+      batch.mutations.push_back({item_key, std::nullopt});
+      (void)changelog::AppendDerived(table, &*item, nullptr, {}, batch);
+      changes.AppendTo(batch);
+      st = store_.CommitWithDerived(batch);
+    }
+    changes.Settle();
+    if (st.code() == ErrorCode::kGuardFailed) continue;  // changed meanwhile: judge the new value
+    MT_RETURN_IF_ERROR(st);
+    handle.stats->item_count -= 1;
+    handle.stats->size_bytes -= static_cast<int64_t>(ItemSize(*item));
+    return true;
+  }
 }
 
 namespace {
@@ -155,8 +191,7 @@ void TtlWorker::StartDrop(uint32_t key_prefix, std::weak_ptr<const TableHandle> 
   jobs_.emplace_back([this, key_prefix, previous = std::move(previous)](std::stop_token stop) {
     WaitForRequestsOn(previous, stop);
     if (stop.stop_requested()) return;
-    auto [first, last] = KeySpaceRange(key_prefix);
-    Status st = engine_.DeleteRange(first, last);
+    Status st = store_.DropKeyspace(key_prefix);
     if (!st.ok()) std::fprintf(stderr, "monotable: dropping an expiry index failed: %s\n", st.message().c_str());
   });
 }
@@ -183,28 +218,15 @@ Status TtlWorker::Backfill(std::stop_token stop, const std::string& table_name) 
   const TableDescription& table = *handle->description;
   if (!table.ttl.enabled || !table.ttl.backfilling) return Status::Ok();
   uint32_t prefix = table.ttl.key_prefix;
-  auto [first, last] = KeySpaceRange(table.key_prefix);
-  auto it = engine_.NewIterator(first, last);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    if (stop.stop_requested()) return Status::Ok();  // resumed at the next open
-    std::string key(it->key());
-    std::optional<std::string> raw = std::string(it->value());
-    // Commit the entry guarded by the item's value; a writer that changed the item meanwhile
-    // maintained the index itself: re-read and judge the newer value.
-    while (raw) {
-      MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
-      auto entry = ExpiryEntryOf(table, item);
-      if (!entry) break;
-      engine::WriteBatch batch;
-      batch.guards.push_back({key, raw});
-      batch.mutations.push_back({std::move(*entry), std::string()});
-      Status st = engine_.Commit(batch);
-      if (st.ok()) break;
-      if (st.code() != ErrorCode::kGuardFailed) return st;
-      MT_ASSIGN_OR_RETURN(raw, engine_.Get(key));
-    }
-  }
-  MT_RETURN_IF_ERROR(it->status());
+  const std::string space = PrefixBytes(table.key_prefix);
+  Status failed = Status::Ok();
+  MT_RETURN_IF_ERROR(store_.ScanKeyspace(table.key_prefix, "", "", [&](std::string_view relative, std::string_view value) {
+    if (stop.stop_requested()) return false;  // resumed at the next open
+    failed = BackfillItem(table, space + std::string(relative), std::string(value));
+    return failed.ok();
+  }));
+  MT_RETURN_IF_ERROR(failed);
+  if (stop.stop_requested()) return Status::Ok();
   handle.reset();
   Status st = catalog_
                   .Modify(table_name,
@@ -214,6 +236,30 @@ Status TtlWorker::Backfill(std::stop_token stop, const std::string& table_name) 
                           })
                   .status();
   return st.code() == ErrorCode::kResourceNotFound ? Status::Ok() : st;  // dropped meanwhile
+}
+
+Status TtlWorker::BackfillItem(const TableDescription& table, const std::string& key, std::string value) {
+  // Commit the entry guarded by the item's value; a writer that changed the item meanwhile
+  // maintained the index itself: re-read and judge the newer value.
+  std::optional<std::string> raw = std::move(value);
+  MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, key));
+  while (raw) {
+    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(*raw));
+    auto entry = ExpiryEntryOf(table, item);
+    if (!entry) return Status::Ok();
+    Status st;
+    if (committer_.logged()) {
+      st = committer_.Rederive(table, key, *raw);
+    } else {
+      engine::WriteBatch batch;
+      batch.guards.push_back({key, raw});
+      batch.mutations.push_back({std::move(*entry), std::string()});
+      st = store_.CommitWithDerived(batch);
+    }
+    if (st.code() != ErrorCode::kGuardFailed) return st;
+    MT_ASSIGN_OR_RETURN(raw, store_.Get(address.partition, address.sort_key));
+  }
+  return Status::Ok();
 }
 
 }  // namespace monotable::table

@@ -4,8 +4,8 @@
 // Contract:
 // - RunOnce() reads, for every table with TTL enabled, the expiry index up to now (entries older
 //   than five years are never visited) and deletes each item whose TTL attribute is still a
-//   top-level Number due for expiry. Each deletion is one engine batch guarded by the item's
-//   current value (so a concurrent write that extends or removes the TTL wins; the worker then
+//   top-level Number due for expiry. Each deletion is one commit guarded by the item's
+//   current value (with its derived writes, or logged: table/item_commit.h) (so a concurrent write that extends or removes the TTL wins; the worker then
 //   re-reads the item), removes the item's secondary-index and expiry entries, and records a
 //   REMOVE change with the service identity. Deletions consume no capacity.
 // - Enable()/Disable() change TimeToLiveSettings through Catalog::Modify.
@@ -23,15 +23,18 @@
 #include <thread>
 #include <vector>
 
+#include "engine/engine.h"
 #include "table/catalog.h"
+#include "table/item_commit.h"
 #include "table/stream_catalog.h"
 
 namespace monotable::table {
 
 class TtlWorker {
  public:
-  TtlWorker(engine::Engine& engine, Catalog& catalog, StreamCatalog& streams, Clock clock = SystemNowMs)
-      : engine_(engine), catalog_(catalog), streams_(streams), clock_(std::move(clock)) {}
+  TtlWorker(engine::PartitionStore& store, ItemCommitter& committer, Catalog& catalog, StreamCatalog& streams,
+            Clock clock = SystemNowMs)
+      : store_(store), committer_(committer), catalog_(catalog), streams_(streams), clock_(std::move(clock)) {}
   ~TtlWorker();
 
   Result<size_t> RunOnce();
@@ -50,9 +53,14 @@ class TtlWorker {
 
  private:
   Result<size_t> ExpireTable(const TableHandle& handle, double now_seconds);
+  // Deletes the entry's item if it is still due; false when it was not (the entry may be dropped).
+  Result<bool> ExpireEntry(const TableHandle& handle, const std::string& entry, double now_seconds);
   Status Backfill(std::stop_token stop, const std::string& table_name);
+  // Indexes one item (engine key, stored value) in the expiry index, guarded by its value.
+  Status BackfillItem(const TableDescription& table, const std::string& key, std::string value);
 
-  engine::Engine& engine_;
+  engine::PartitionStore& store_;
+  ItemCommitter& committer_;
   Catalog& catalog_;
   StreamCatalog& streams_;
   Clock clock_;

@@ -10,11 +10,12 @@
 namespace monotable::txn {
 namespace {
 
-// The system key space's records of finished tokens ("K" + token: finish time and digest) and
-// their index in finish-time order ("k" + big-endian finish time + token), for expiry.
-std::string RecordKey(const std::string& token) { return table::PrefixBytes(table::kSystemKeyPrefix) + "K" + token; }
-std::string IndexPrefix() { return table::PrefixBytes(table::kSystemKeyPrefix) + "k"; }
-std::string IndexEnd() { return table::PrefixBytes(table::kSystemKeyPrefix) + "l"; }
+// The system partition's records of finished tokens ("K" + token: finish time and digest) and
+// their index in finish-time order ("k" + big-endian finish time + token), for expiry, by sort
+// key; RecordMutations() gives them as full keys ([key space 0][sort key]: the partition id is "").
+constexpr engine::PartitionRef kSystemPartition{table::kSystemKeyPrefix, ""};
+std::string RecordSortKey(const std::string& token) { return "K" + token; }
+std::string FullKey(std::string sort_key) { return table::PrefixBytes(table::kSystemKeyPrefix) + sort_key; }
 
 void AppendBigEndian64(uint64_t v, std::string& out) {
   for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xFF));
@@ -26,8 +27,8 @@ uint64_t ReadBigEndian64(std::string_view bytes) {
   return v;
 }
 
-std::string IndexKey(int64_t ms, const std::string& token) {
-  std::string key = IndexPrefix();
+std::string IndexSortKey(int64_t ms, const std::string& token) {
+  std::string key = "k";
   AppendBigEndian64(static_cast<uint64_t>(ms), key);
   key += token;
   return key;
@@ -35,9 +36,9 @@ std::string IndexKey(int64_t ms, const std::string& token) {
 
 }  // namespace
 
-IdempotencyCache::IdempotencyCache(engine::Engine& engine, std::chrono::milliseconds window, size_t capacity,
-                                   Clock clock)
-    : engine_(engine),
+IdempotencyCache::IdempotencyCache(engine::PartitionStore& store, std::chrono::milliseconds window,
+                                   size_t capacity, Clock clock)
+    : store_(store),
       window_ms_(window.count()),
       shard_capacity_(std::max<size_t>(1, capacity / kShards)),
       clock_(clock ? std::move(clock) : Clock(table::SystemNowMs)) {}
@@ -83,7 +84,7 @@ IdempotencyCache::Outcome IdempotencyCache::Begin(const std::string& token, std:
   // Not in memory: the engine may hold the record (finished before a restart, or dropped from
   // memory). Read outside the lock; what another request did meanwhile is in memory by then.
   std::optional<Entry> recorded;
-  auto record = engine_.Get(RecordKey(token));
+  auto record = store_.Get(kSystemPartition, RecordSortKey(token));
   if (record.ok() && record->has_value() && (*record)->size() >= 8) {
     Entry e;
     e.done = true;
@@ -125,7 +126,7 @@ std::vector<engine::Mutation> IdempotencyCache::RecordMutations(const std::strin
   std::string value;
   AppendBigEndian64(static_cast<uint64_t>(now), value);
   value += it->second.digest;
-  return {{RecordKey(token), std::move(value)}, {IndexKey(now, token), std::string()}};
+  return {{FullKey(RecordSortKey(token)), std::move(value)}, {FullKey(IndexSortKey(now, token)), std::string()}};
 }
 
 void IdempotencyCache::Finish(const std::string& token) {
@@ -162,31 +163,30 @@ void IdempotencyCache::Abandon(const std::string& token) {
 
 Result<size_t> IdempotencyCache::ExpireRecords() {
   const int64_t cutoff = Now() - window_ms_;
-  const std::string prefix = IndexPrefix();
-  auto it = engine_.NewIterator(prefix, IndexEnd());
-  engine::WriteBatch batch;
-  size_t expired = 0;
-  for (it->SeekToFirst(); it->Valid() && expired < kExpiryBatch; it->Next()) {
-    std::string_view key = it->key();
-    if (key.size() < prefix.size() + 8) continue;
-    const auto ms = static_cast<int64_t>(ReadBigEndian64(key.substr(prefix.size())));
-    if (ms >= cutoff) break;  // in finish-time order: the rest is younger
-    const std::string token(key.substr(prefix.size() + 8));
-    batch.mutations.push_back({std::string(key), std::nullopt});
+  std::vector<std::string> index_keys;
+  MT_RETURN_IF_ERROR(store_.ReadRange(kSystemPartition, {"k", "l", true}, [&](std::string_view key, std::string_view) {
+    if (key.size() < 1 + 8) return true;
+    if (static_cast<int64_t>(ReadBigEndian64(key.substr(1))) >= cutoff) return false;  // the rest is younger
+    index_keys.emplace_back(key);
+    return index_keys.size() < kExpiryBatch;
+  }));
+  if (index_keys.empty()) return size_t{0};
+  engine::PartitionWrite write;
+  for (const std::string& key : index_keys) {
+    const auto ms = static_cast<int64_t>(ReadBigEndian64(std::string_view(key).substr(1)));
+    const std::string token = key.substr(1 + 8);
+    write.mutations.push_back({key, std::nullopt});
     // The record goes with it unless the token ran again since (a newer record, its own index key).
-    MT_ASSIGN_OR_RETURN(auto record, engine_.Get(RecordKey(token)));
+    MT_ASSIGN_OR_RETURN(auto record, store_.Get(kSystemPartition, RecordSortKey(token)));
     if (record && record->size() >= 8 && static_cast<int64_t>(ReadBigEndian64(*record)) == ms) {
-      batch.guards.push_back({RecordKey(token), record});
-      batch.mutations.push_back({RecordKey(token), std::nullopt});
+      write.guards.push_back({RecordSortKey(token), record});
+      write.mutations.push_back({RecordSortKey(token), std::nullopt});
     }
-    ++expired;
   }
-  MT_RETURN_IF_ERROR(it->status());
-  if (expired == 0) return size_t{0};
-  Status committed = engine_.Commit(batch);
-  if (committed.code() == ErrorCode::kGuardFailed) return size_t{0};  // a token ran again: next time
-  MT_RETURN_IF_ERROR(committed);
-  return expired;
+  auto committed = store_.Commit(kSystemPartition, std::move(write));
+  if (committed.status().code() == ErrorCode::kGuardFailed) return size_t{0};  // a token ran again: next time
+  MT_RETURN_IF_ERROR(committed.status());
+  return index_keys.size();
 }
 
 size_t IdempotencyCache::MemoryEntries() {

@@ -9,8 +9,8 @@
 //  - kMismatch: the token finished within the window with a different digest, or is running now
 //    with a different digest.
 //  - kInProgress: the same token is running now in another request.
-// A finished token is a record in the engine (system key space: the token, its finish time and
-// digest), written atomically with the transaction: a retry after a crash or restart within the
+// A finished token is a record in the store (the system partition, key space 0 and partition id
+// "": the token, its finish time and digest), written atomically with the transaction: a retry after a crash or restart within the
 // window finds it and replays. The window is 10 minutes after the finish, as on AWS.
 //
 // Bounds: memory holds running tokens and a cache of recently finished ones, in kShards shards,
@@ -51,7 +51,7 @@ class IdempotencyCache {
   static constexpr size_t kDefaultCapacity = 65536;
   static constexpr size_t kExpiryBatch = 1000;  // engine records removed per ExpireRecords call at most
 
-  explicit IdempotencyCache(engine::Engine& engine, std::chrono::milliseconds window = std::chrono::minutes(10),
+  explicit IdempotencyCache(engine::PartitionStore& store, std::chrono::milliseconds window = std::chrono::minutes(10),
                             size_t capacity = kDefaultCapacity, Clock clock = nullptr);
 
   Outcome Begin(const std::string& token, std::string_view digest);
@@ -83,7 +83,7 @@ class IdempotencyCache {
   void DropOldLocked(Shard& shard, int64_t now);
   int64_t Now() const;
 
-  engine::Engine& engine_;
+  engine::PartitionStore& store_;
   int64_t window_ms_;
   size_t shard_capacity_;
   Clock clock_;

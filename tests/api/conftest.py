@@ -1,7 +1,8 @@
 """API test harness: starts monotable servers on free ports and hands out real AWS clients.
 
 `server` is one server shared by the whole session (tests use unique table names), in-memory unless
-`--monotable-engine rocksdb` puts it on RocksDB in a temporary directory;
+`--monotable-engine rocksdb` puts it on RocksDB in a temporary directory (`partitioned`: the
+partitioned test engine, where every write takes the distributed contract's logged path);
 `start_server` starts extra servers (e.g. RocksDB under a temp dir) that the test controls.
 """
 import os
@@ -20,8 +21,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def pytest_addoption(parser):
     parser.addoption("--monotable-binary", default=os.path.join(ROOT, "build", "monotable"))
-    parser.addoption("--monotable-engine", choices=["memory", "rocksdb"], default="memory",
-                     help="engine of the shared server: in-memory, or RocksDB in a temporary directory")
+    parser.addoption("--monotable-engine", choices=["memory", "rocksdb", "partitioned"], default="memory",
+                     help="engine of the shared server: in-memory, RocksDB in a temporary directory, or "
+                          "the partitioned test engine (in memory)")
 
 
 class Server:
@@ -68,6 +70,8 @@ def server(binary, request, tmp_path_factory):
     # Two I/O loops whatever the machine's default, so requests run on more than one thread.
     if request.config.getoption("--monotable-engine") == "rocksdb":
         s = Server(binary, ["--data", str(tmp_path_factory.mktemp("shared-server")), "--threads", "2"])
+    elif request.config.getoption("--monotable-engine") == "partitioned":
+        s = Server(binary, ["--in-memory", "--test-engine", "partitioned", "--threads", "2"])
     else:
         s = Server(binary, ["--in-memory", "--threads", "2"])
     yield s

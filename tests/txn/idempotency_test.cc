@@ -8,6 +8,7 @@
 #include <string>
 
 #include "changelog/keys.h"
+#include "engine/ordered_store.h"
 
 namespace monotable::txn {
 namespace {
@@ -42,7 +43,8 @@ size_t SystemKeys(engine::Engine& engine) {
 
 TEST(IdempotencyCache, ReplaysTheSameRequestAndRefusesDifferentParameters) {
   auto engine = engine::NewMemoryEngine();
-  IdempotencyCache cache(*engine);
+  auto store = engine::NewOrderedStore(*engine);
+  IdempotencyCache cache(*store);
   EXPECT_EQ(cache.Begin("t1", "A").decision, Decision::kRun);
   EXPECT_EQ(cache.Begin("t1", "A").decision, Decision::kInProgress);
   EXPECT_EQ(cache.Begin("t1", "B").decision, Decision::kMismatch);
@@ -57,8 +59,9 @@ TEST(IdempotencyCache, ReplaysTheSameRequestAndRefusesDifferentParameters) {
 
 TEST(IdempotencyCache, AbandonedAndExpiredTokensRunAgain) {
   auto engine = engine::NewMemoryEngine();
+  auto store = engine::NewOrderedStore(*engine);
   FakeClock clock;
-  IdempotencyCache cache(*engine, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
+  IdempotencyCache cache(*store, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
   EXPECT_EQ(cache.Begin("t", "A").decision, Decision::kRun);
   cache.Abandon("t");
   EXPECT_EQ(cache.RecordMutations("t").size(), 0u);  // nothing to record for an abandoned token
@@ -74,19 +77,20 @@ TEST(IdempotencyCache, AbandonedAndExpiredTokensRunAgain) {
 // token, refuses it with other parameters, and runs it again only after the window.
 TEST(IdempotencyCache, FinishedTokensSurviveARestart) {
   auto engine = engine::NewMemoryEngine();
+  auto store = engine::NewOrderedStore(*engine);
   FakeClock clock;
   {
-    IdempotencyCache before(*engine, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
+    IdempotencyCache before(*store, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
     RunAndRecord(before, *engine, "tok", "digest-1");
     EXPECT_EQ(before.Begin("running", "x").decision, Decision::kRun);  // never recorded: lost with the crash
   }
   clock.Advance(599000);
-  IdempotencyCache after(*engine, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
+  IdempotencyCache after(*store, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
   EXPECT_EQ(after.Begin("tok", "digest-1").decision, Decision::kReplay);
   EXPECT_EQ(after.Begin("tok", "digest-2").decision, Decision::kMismatch);
   EXPECT_EQ(after.Begin("running", "x").decision, Decision::kRun);
   clock.Advance(2000);
-  IdempotencyCache later(*engine, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
+  IdempotencyCache later(*store, milliseconds(600000), IdempotencyCache::kDefaultCapacity, clock.clock());
   EXPECT_EQ(later.Begin("tok", "digest-2").decision, Decision::kRun);
 }
 
@@ -94,9 +98,10 @@ TEST(IdempotencyCache, FinishedTokensSurviveARestart) {
 // answered from the engine.
 TEST(IdempotencyCache, MemoryIsBoundedAndDroppedTokensStillReplay) {
   auto engine = engine::NewMemoryEngine();
+  auto store = engine::NewOrderedStore(*engine);
   FakeClock clock;
   const size_t capacity = 64;
-  IdempotencyCache cache(*engine, milliseconds(600000), capacity, clock.clock());
+  IdempotencyCache cache(*store, milliseconds(600000), capacity, clock.clock());
   for (int i = 0; i < 2000; ++i) {
     RunAndRecord(cache, *engine, "tok" + std::to_string(i), "d" + std::to_string(i));
     clock.Advance(1);
@@ -110,8 +115,9 @@ TEST(IdempotencyCache, MemoryIsBoundedAndDroppedTokensStillReplay) {
 // and a token that ran again after expiring stay.
 TEST(IdempotencyCache, ExpiryRemovesOldRecordsInTimeOrder) {
   auto engine = engine::NewMemoryEngine();
+  auto store = engine::NewOrderedStore(*engine);
   FakeClock clock;
-  IdempotencyCache cache(*engine, milliseconds(1000), IdempotencyCache::kDefaultCapacity, clock.clock());
+  IdempotencyCache cache(*store, milliseconds(1000), IdempotencyCache::kDefaultCapacity, clock.clock());
   for (int i = 0; i < 1500; ++i) RunAndRecord(cache, *engine, "old" + std::to_string(i), "d");
   clock.Advance(500);
   RunAndRecord(cache, *engine, "young", "d");
@@ -126,7 +132,7 @@ TEST(IdempotencyCache, ExpiryRemovesOldRecordsInTimeOrder) {
   EXPECT_EQ(*second, 500u);
   EXPECT_EQ(*cache.ExpireRecords(), 0u);
   EXPECT_EQ(SystemKeys(*engine), 4u);  // young's and old7's new record and index keys
-  IdempotencyCache restarted(*engine, milliseconds(1000), IdempotencyCache::kDefaultCapacity, clock.clock());
+  IdempotencyCache restarted(*store, milliseconds(1000), IdempotencyCache::kDefaultCapacity, clock.clock());
   EXPECT_EQ(restarted.Begin("young", "d").decision, Decision::kReplay);
   EXPECT_EQ(restarted.Begin("old7", "e").decision, Decision::kReplay);
   EXPECT_EQ(restarted.Begin("old8", "x").decision, Decision::kRun);

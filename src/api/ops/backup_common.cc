@@ -69,7 +69,10 @@ std::string BackupArn(const ServerIdentity& identity, const backup::BackupRecord
 }
 
 Result<backup::BackupService*> Backups(OperationContext& ctx) {
-  if (!ctx.backups) return Status::Internal("no backup service");
+  if (!ctx.backups) {
+    return Status::Validation("Backups, point-in-time recovery, exports and imports are not available on the " +
+                              ctx.db.store().Name() + " storage engine");
+  }
   MT_RETURN_IF_ERROR(ctx.backups->load_status());
   return ctx.backups;
 }

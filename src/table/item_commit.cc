@@ -1,0 +1,43 @@
+#include "table/item_commit.h"
+
+#include "changelog/keys.h"
+#include "model/item_codec.h"
+
+namespace monotable::table {
+
+Result<ItemAddress> AddressOf(const TableDescription& table, std::string_view item_key) {
+  MT_ASSIGN_OR_RETURN(size_t sort_offset, ItemSortOffset(table, item_key));
+  auto keyspace = static_cast<uint32_t>(ReadBigEndian(item_key.substr(0, 4)));
+  return ItemAddress{{keyspace, item_key.substr(4, sort_offset - 4)}, item_key.substr(sort_offset)};
+}
+
+ItemCommitter::ItemCommitter(engine::PartitionStore& store, Catalog& catalog)
+    : store_(store),
+      logged_(!store.AppliesDerivedInCommit()),
+      applier_(store, [&catalog](uint32_t keyspace) { return catalog.FindByKeyspace(keyspace); }) {}
+
+Status ItemCommitter::CommitItem(const TableDescription& table, std::string_view item_key,
+                                 std::optional<std::string> expected, std::optional<std::string> new_value,
+                                 changelog::ItemChange change) {
+  MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, item_key));
+  engine::PartitionWrite write;
+  write.guards.push_back({std::string(address.sort_key), std::move(expected)});
+  write.mutations.push_back({std::string(address.sort_key), std::move(new_value)});
+  change.table_keyspace = table.key_prefix;
+  return applier_.CommitLogged(address.partition, std::move(write), change);
+}
+
+Status ItemCommitter::Rederive(const TableDescription& table, std::string_view item_key,
+                               const std::string& stored_value) {
+  MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, item_key));
+  MT_ASSIGN_OR_RETURN(Item item, DecodeItem(stored_value));
+  engine::PartitionWrite write;
+  write.guards.push_back({std::string(address.sort_key), stored_value});
+  changelog::ItemChange change;
+  change.table_keyspace = table.key_prefix;
+  change.by_service = true;
+  change.new_image = std::move(item);
+  return applier_.CommitLogged(address.partition, std::move(write), change);
+}
+
+}  // namespace monotable::table

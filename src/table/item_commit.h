@@ -1,0 +1,60 @@
+// ItemCommitter: how an item write reaches a store that does not apply derived writes in its
+// commit (the partitioned test engine, Ceph RADOS): the logged path of engine.h's contract.
+//
+// Contract:
+// - On a store that AppliesDerivedInCommit() (the embedded engines) nothing here is used: writers
+//   build one WriteBatch of full keys (items, guards, changelog::AppendDerived's mutations, stream
+//   records) and commit it with PartitionStore::CommitWithDerived.
+// - CommitItem() commits ONE item's write in its own partition: a guard on the item's stored value
+//   as read (nullopt: absent), the new value (nullopt: delete), and the change record
+//   (changelog::ItemChange: old and new images, the stream record the writer numbered) appended to
+//   the partition's log in the same commit; then it drains the partition through the
+//   ChangeApplier, so the item's GSI, LSI and expiry entries and its stream record are written
+//   when it returns OK. kGuardFailed: the item changed since it was read; nothing written.
+// - Rederive() logs a change with no old image and the item's stored value as the new one,
+//   guarded on that value: the applier then (re)writes every secondary-index and expiry entry the
+//   item needs (puts only, so it is harmless when they exist). Index and TTL backfills use it, as
+//   the log orders it before any later write of the item.
+// - The applier resolves a record's table through the catalog, by key space.
+// - Thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "changelog/change_applier.h"
+#include "changelog/item_change.h"
+#include "engine/engine.h"
+#include "model/table_description.h"
+#include "table/catalog.h"
+
+namespace monotable::table {
+
+// An item's engine key split as a PartitionStore addresses it (views into `key`).
+struct ItemAddress {
+  engine::PartitionRef partition;
+  std::string_view sort_key;
+};
+Result<ItemAddress> AddressOf(const TableDescription& table, std::string_view item_key);
+
+class ItemCommitter {
+ public:
+  ItemCommitter(engine::PartitionStore& store, Catalog& catalog);
+
+  // True when item writes take the logged path (the store does not apply derived writes).
+  bool logged() const { return logged_; }
+
+  Status CommitItem(const TableDescription& table, std::string_view item_key, std::optional<std::string> expected,
+                    std::optional<std::string> new_value, changelog::ItemChange change);
+  Status Rederive(const TableDescription& table, std::string_view item_key, const std::string& stored_value);
+
+  changelog::ChangeApplier& applier() { return applier_; }
+
+ private:
+  engine::PartitionStore& store_;
+  bool logged_;
+  changelog::ChangeApplier applier_;
+};
+
+}  // namespace monotable::table
