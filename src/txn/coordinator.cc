@@ -196,7 +196,14 @@ Result<std::optional<LedgerRecord>> Coordinator::Find(std::string_view id) {
 
 Status Coordinator::Recover(int64_t stale_after_ms) {
   const int64_t now = clock_();
-  return ledger_.ForEach([&](StoredRecord stored) { return RecoverOne(std::move(stored), now, stale_after_ms); });
+  // A record that cannot be settled now (an engine error) does not hold back the others.
+  Status first_failure;
+  MT_RETURN_IF_ERROR(ledger_.ForEach([&](StoredRecord stored) {
+    Status status = RecoverOne(std::move(stored), now, stale_after_ms);
+    if (!status.ok() && first_failure.ok()) first_failure = status;
+    return Status::Ok();
+  }));
+  return first_failure;
 }
 
 Status Coordinator::RecoverOne(StoredRecord stored, int64_t now, int64_t stale_after_ms) {

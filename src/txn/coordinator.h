@@ -34,7 +34,8 @@
 //   stale_after_ms ago are aborted (their coordinator is presumed dead) and their markers
 //   released; ABORTED records have their markers released again (an attempt that was still
 //   preparing when it was aborted may have set one since) and are removed once older than the
-//   token window, as DONE records are. Every step is guarded, so it is idempotent. Limit: an
+//   token window, as DONE records are. Every step is guarded, so it is idempotent; a record that
+//   fails (an engine error) does not stop the others, and the first failure is answered. Limit: an
 //   attempt that stalls for longer than the token window after a recoverer aborted it, and then
 //   dies between a prepare and its own abort, leaves a marker nobody releases.
 // - ReadItems() (TransactGetItems) reads every item twice, markers included; an item held by a
