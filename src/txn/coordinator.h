@@ -31,7 +31,8 @@
 //   item it wrote was held by its marker from before the decision until its apply.
 // - Recover(stale_after_ms), on any server, concurrently with live transactions and with other
 //   recoverers: COMMITTED records are applied and moved to DONE; PENDING records created at least
-//   stale_after_ms ago are aborted (their coordinator is presumed dead) and their markers
+//   stale_after_ms ago (by the creating server's clock: servers' clocks must agree well within
+//   stale_after_ms) are aborted (their coordinator is presumed dead) and their markers
 //   released; ABORTED records have their markers released again (an attempt that was still
 //   preparing when it was aborted may have set one since) and are removed once older than the
 //   token window, as DONE records are. Every step is guarded, so it is idempotent; a record that
