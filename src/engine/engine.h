@@ -43,6 +43,13 @@
 //   (guards included); the write path then commits an item write and everything derived from it
 //   in that one unit and appends no log record. Other stores refuse it (kInternal): their writes
 //   log the change in the item's partition and appliers derive the rest from the log.
+// - Prepare markers. Each partition also holds a side space of markers keyed by sort key (the
+//   transaction coordinator of src/txn marks an item it has prepared with its transaction id under
+//   the item's own sort key). Markers are invisible to Get, ReadRange, ScanKeyspace and
+//   ApproximateBytes; GetMarker() reads one. A Commit's `marker_guards` are checked with its item
+//   guards and its `marker_mutations` applied with its item mutations, in the same atomic unit
+//   (kGuardFailed when any guard of either kind does not hold). DropKeyspace() removes the
+//   keyspace's markers too; markers are durable like items.
 // - Visitors receive views valid only during the call. All methods are thread-safe. Backend
 //   failures surface as kIo / kCorruption; kGuardFailed is the only retryable answer.
 //
@@ -177,7 +184,8 @@ class Engine {
 
 // ---- Part 1: PartitionStore ----
 
-// Keyspaces from here up are the engine's own (an ordered backend keeps change logs there).
+// Keyspaces from here up are the engine's own (an ordered backend keeps change logs and markers
+// there; the transaction ledger of src/txn has one).
 constexpr uint32_t kReservedKeyspaces = 0xFFFFFF00u;
 
 // One partition: a keyspace and a partition id (see the contract). Views: the caller keeps the bytes.
@@ -190,6 +198,8 @@ struct PartitionWrite {
   std::vector<Guard> guards;        // keys are sort keys of the partition
   std::vector<Mutation> mutations;  // keys are sort keys of the partition
   std::vector<std::string> log;     // appended to the partition's change log, in order
+  std::vector<Guard> marker_guards;        // on the partition's markers (keys are sort keys)
+  std::vector<Mutation> marker_mutations;  // on the partition's markers (keys are sort keys)
 };
 
 // What a successful Commit() assigned: the number of the first record of `log` (the others
@@ -220,6 +230,8 @@ class PartitionStore {
   // kGuardFailed when a guard does not hold (nothing applied, nothing appended). The write is
   // taken by value so a backend may re-key it in place (callers move it in).
   virtual Result<CommitOutcome> Commit(PartitionRef partition, PartitionWrite write) = 0;
+  // The prepare marker kept under `sort_key` in the partition (see the contract); nullopt: none.
+  virtual Result<std::optional<std::string>> GetMarker(PartitionRef partition, std::string_view sort_key) = 0;
   // A token for a guard's read_token (taken before reading its expected value); 0: none.
   virtual uint64_t ReadToken(PartitionRef partition, std::string_view sort_key) { return 0; }
 

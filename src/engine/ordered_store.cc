@@ -81,6 +81,12 @@ class OrderedStore final : public PartitionStore {
     return it->status();
   }
 
+  Result<std::optional<std::string>> GetMarker(PartitionRef p, std::string_view sort_key) override {
+    std::string key = LogPrefix(kMarkerKeyspace, p);
+    key.append(sort_key);
+    return engine_.Get(key);
+  }
+
   uint64_t ReadToken(PartitionRef p, std::string_view sort_key) override {
     return engine_.ReadToken(PointKey(p, sort_key));
   }
@@ -92,6 +98,17 @@ class OrderedStore final : public PartitionStore {
     batch.mutations = std::move(write.mutations);
     for (Guard& g : batch.guards) g.key.insert(0, prefix);
     for (Mutation& m : batch.mutations) m.key.insert(0, prefix);
+    if (!write.marker_guards.empty() || !write.marker_mutations.empty()) {
+      std::string marker_prefix = LogPrefix(kMarkerKeyspace, p);
+      for (Guard& g : write.marker_guards) {
+        g.key.insert(0, marker_prefix);
+        batch.guards.push_back(std::move(g));
+      }
+      for (Mutation& m : write.marker_mutations) {
+        m.key.insert(0, marker_prefix);
+        batch.mutations.push_back(std::move(m));
+      }
+    }
     if (write.log.empty()) {
       MT_RETURN_IF_ERROR(engine_.Commit(batch));
       return CommitOutcome{};
@@ -188,7 +205,7 @@ class OrderedStore final : public PartitionStore {
   Status DropKeyspace(uint32_t keyspace) override {
     std::string space = SpacePrefix(keyspace);
     MT_RETURN_IF_ERROR(engine_.DeleteRange(space, Successor(space)));
-    for (uint32_t log_space : {kLogRecordKeyspace, kLogHeadKeyspace}) {
+    for (uint32_t log_space : {kLogRecordKeyspace, kLogHeadKeyspace, kMarkerKeyspace}) {
       std::string prefix;
       Append32(log_space, prefix);
       Append32(keyspace, prefix);

@@ -6,6 +6,7 @@
 //   item        [keyspace u32][partition id][sort key]                -> value
 //   log record  [0xFFFFFFFF u32][keyspace u32][partition id][pos u64]  -> record
 //   log head    [0xFFFFFFFE u32][keyspace u32][partition id]           -> next position (u64)
+//   marker      [0xFFFFFFFD u32][keyspace u32][partition id][sort key] -> marker value
 // all big-endian. One partition's items are one contiguous range, partitions follow hash order.
 //
 // Contract (beyond engine.h):
@@ -27,8 +28,9 @@ namespace monotable::engine {
 
 std::unique_ptr<PartitionStore> NewOrderedStore(Engine& engine);
 
-// Keyspaces the ordered layout uses for change logs.
+// Keyspaces the ordered layout uses for change logs and prepare markers.
 constexpr uint32_t kLogRecordKeyspace = 0xFFFFFFFFu;
 constexpr uint32_t kLogHeadKeyspace = 0xFFFFFFFEu;
+constexpr uint32_t kMarkerKeyspace = 0xFFFFFFFDu;
 
 }  // namespace monotable::engine

@@ -1,14 +1,19 @@
 #include "txn/idempotency.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 
-#include "table/change_log.h"
 #include "changelog/keys.h"
 
 namespace monotable::txn {
 namespace {
+
+int64_t SystemNowMs() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
 
 // The system partition's records of finished tokens ("K" + token: finish time and digest) and
 // their index in finish-time order ("k" + big-endian finish time + token), for expiry, by sort
@@ -41,7 +46,7 @@ IdempotencyCache::IdempotencyCache(engine::PartitionStore& store, std::chrono::m
     : store_(store),
       window_ms_(window.count()),
       shard_capacity_(std::max<size_t>(1, capacity / kShards)),
-      clock_(clock ? std::move(clock) : Clock(table::SystemNowMs)) {}
+      clock_(clock ? std::move(clock) : Clock(SystemNowMs)) {}
 
 int64_t IdempotencyCache::Now() const { return clock_(); }
 

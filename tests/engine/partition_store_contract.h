@@ -32,6 +32,14 @@ inline std::string Pid(uint64_t hash, std::string_view name) {
 
 using KVs = std::vector<std::pair<std::string, std::string>>;
 
+// A write that appends `log` records and puts `mutations`.
+inline PartitionWrite Logged(std::vector<std::string> log, std::vector<Mutation> mutations = {}) {
+  PartitionWrite w;
+  w.mutations = std::move(mutations);
+  w.log = std::move(log);
+  return w;
+}
+
 template <typename Backend>
 class PartitionStoreContract : public ::testing::Test {
  protected:
@@ -154,7 +162,7 @@ TYPED_TEST_P(PartitionStoreContract, ChangeLogPositionsArePerPartitionAndNeverRe
   std::string a = Pid(1, "a"), b = Pid(2, "b");
   ASSERT_TRUE(this->Put({1, a}, "k", "v", {"a1", "a2"}).ok());
   ASSERT_TRUE(this->Put({1, b}, "k", "v", {"b1"}).ok());
-  auto third = this->store_->Commit({1, a}, PartitionWrite{{}, {}, {"a3"}});
+  auto third = this->store_->Commit({1, a}, Logged({"a3"}));
   ASSERT_TRUE(third.ok());
   EXPECT_EQ(third->first_log_position, 3u);
   EXPECT_EQ(this->Log({1, a}, 0), (std::vector<std::pair<uint64_t, std::string>>{{1, "a1"}, {2, "a2"}, {3, "a3"}}));
@@ -180,7 +188,7 @@ TYPED_TEST_P(PartitionStoreContract, ChangeLogPositionsArePerPartitionAndNeverRe
   EXPECT_TRUE(logged.empty());
   // Trimmed to nothing, the numbering goes on (also after reopening the store).
   this->Reopen();
-  auto next = this->store_->Commit({1, a}, PartitionWrite{{}, {}, {"a4"}});
+  auto next = this->store_->Commit({1, a}, Logged({"a4"}));
   ASSERT_TRUE(next.ok());
   EXPECT_EQ(next->first_log_position, 4u);
   EXPECT_EQ(*this->store_->Get({1, a}, "k").value(), "v");
@@ -195,6 +203,85 @@ TYPED_TEST_P(PartitionStoreContract, DropKeyspaceRemovesItemsAndLogs) {
   EXPECT_TRUE(this->Log({5, a}, 0).empty());
   EXPECT_EQ(*this->store_->Get({6, a}, "k").value(), "kept");
   EXPECT_EQ(this->Log({6, a}, 0).size(), 1u);
+}
+
+// Prepare markers: a side space per partition, keyed by sort key, invisible to item reads, guarded
+// and written in the same atomic commit as the items, dropped with the keyspace, durable.
+TYPED_TEST_P(PartitionStoreContract, MarkersAreInvisibleToItemReadsAndScans) {
+  std::string a = Pid(3, "a");
+  PartitionRef p{9, a};
+  ASSERT_TRUE(this->Put(p, "k1", "item").ok());
+  PartitionWrite w;
+  w.marker_mutations.push_back({"k1", std::string("txn-1")});
+  w.marker_mutations.push_back({"k2", std::string("txn-2")});
+  ASSERT_TRUE(this->store_->Commit(p, std::move(w)).ok());
+  EXPECT_EQ(*this->store_->GetMarker(p, "k1").value(), "txn-1");
+  EXPECT_EQ(*this->store_->GetMarker(p, "k2").value(), "txn-2");
+  EXPECT_FALSE(this->store_->GetMarker(p, "k3").value().has_value());
+  EXPECT_FALSE(this->store_->Get(p, "k2").value().has_value());
+  EXPECT_EQ(*this->store_->Get(p, "k1").value(), "item");
+  EXPECT_EQ(this->Range(p, "", "", true), (KVs{{"k1", "item"}}));
+  EXPECT_EQ(this->Range(p, "", "", false), (KVs{{"k1", "item"}}));
+  EXPECT_EQ(this->Scan(9, "", ""), (KVs{{a + "k1", "item"}}));
+  // A marker of one partition is not another partition's.
+  EXPECT_FALSE(this->store_->GetMarker({9, Pid(3, "ab")}, "k1").value().has_value());
+  EXPECT_FALSE(this->store_->GetMarker({10, a}, "k1").value().has_value());
+}
+
+TYPED_TEST_P(PartitionStoreContract, MarkersAreGuardedAndAtomicWithItems) {
+  std::string a = Pid(4, "a");
+  PartitionRef p{9, a};
+  // Prepare: item absent and marker absent, marker set, item untouched.
+  PartitionWrite prepare;
+  prepare.guards.push_back({"k", std::nullopt});
+  prepare.marker_guards.push_back({"k", std::nullopt});
+  prepare.marker_mutations.push_back({"k", std::string("t1")});
+  ASSERT_TRUE(this->store_->Commit(p, prepare).ok());
+  // Another transaction's prepare fails on the marker guard: nothing applied.
+  PartitionWrite other = prepare;
+  other.marker_mutations[0].value = "t2";
+  other.mutations.push_back({"side", std::string("x")});
+  EXPECT_EQ(this->store_->Commit(p, other).status().code(), ErrorCode::kGuardFailed);
+  EXPECT_EQ(*this->store_->GetMarker(p, "k").value(), "t1");
+  EXPECT_FALSE(this->store_->Get(p, "side").value().has_value());
+  // A failed item guard leaves the markers alone.
+  PartitionWrite bad_item;
+  bad_item.guards.push_back({"k", std::string("present")});
+  bad_item.marker_guards.push_back({"k", std::string("t1")});
+  bad_item.marker_mutations.push_back({"k", std::nullopt});
+  EXPECT_EQ(this->store_->Commit(p, bad_item).status().code(), ErrorCode::kGuardFailed);
+  EXPECT_EQ(*this->store_->GetMarker(p, "k").value(), "t1");
+  // Apply: guarded on the marker, writes the item, removes the marker and logs, as one unit.
+  PartitionWrite apply;
+  apply.marker_guards.push_back({"k", std::string("t1")});
+  apply.marker_mutations.push_back({"k", std::nullopt});
+  apply.mutations.push_back({"k", std::string("v")});
+  apply.log.push_back("change");
+  auto applied = this->store_->Commit(p, apply);
+  ASSERT_TRUE(applied.ok()) << applied.status().message();
+  EXPECT_EQ(applied->first_log_position, 1u);
+  EXPECT_EQ(*this->store_->Get(p, "k").value(), "v");
+  EXPECT_FALSE(this->store_->GetMarker(p, "k").value().has_value());
+  EXPECT_EQ(this->Log(p, 0).size(), 1u);
+  // Applying again: the marker guard no longer holds.
+  apply.mutations[0].value = "w";
+  EXPECT_EQ(this->store_->Commit(p, apply).status().code(), ErrorCode::kGuardFailed);
+  EXPECT_EQ(*this->store_->Get(p, "k").value(), "v");
+  EXPECT_EQ(this->Log(p, 0).size(), 1u);
+}
+
+TYPED_TEST_P(PartitionStoreContract, MarkersAreDroppedWithTheKeyspaceAndSurviveReopen) {
+  std::string a = Pid(5, "a");
+  for (uint32_t keyspace : {11u, 12u}) {
+    PartitionWrite w;
+    w.marker_mutations.push_back({"k", std::string("t")});
+    ASSERT_TRUE(this->store_->Commit({keyspace, a}, std::move(w)).ok());
+  }
+  ASSERT_TRUE(this->store_->DropKeyspace(11).ok());
+  EXPECT_FALSE(this->store_->GetMarker({11, a}, "k").value().has_value());
+  this->Reopen();
+  EXPECT_EQ(*this->store_->GetMarker({12, a}, "k").value(), "t");
+  EXPECT_TRUE(this->Scan(12, "", "").empty());
 }
 
 // Concurrent read-modify-write commits of one partition: guards serialize them, and every
@@ -339,7 +426,7 @@ TYPED_TEST_P(PartitionStoreContract, TrimsManyRecords) {
   EXPECT_EQ(rest.front(), (std::pair<uint64_t, std::string>{2201, "r2201"}));
   ASSERT_TRUE(this->store_->TrimLog(p, 100000).ok());
   EXPECT_TRUE(this->Log(p, 0).empty());
-  auto next = this->store_->Commit(p, PartitionWrite{{}, {}, {"after"}});
+  auto next = this->store_->Commit(p, Logged({"after"}));
   ASSERT_TRUE(next.ok());
   EXPECT_EQ(next->first_log_position, 2501u);
 }
@@ -350,6 +437,7 @@ REGISTER_TYPED_TEST_SUITE_P(PartitionStoreContract, GuardedCommitAppliesAllOrNot
                             ChangeLogPositionsArePerPartitionAndNeverReused, DropKeyspaceRemovesItemsAndLogs,
                             ConcurrentGuardedIncrementsKeepCountAndLogDense, EmptyValueIsNotAbsent,
                             LongRangesReadInOrderBothWays, BackwardReadIsOneViewUnderConcurrentCommits,
-                            TrimsManyRecords);
+                            TrimsManyRecords, MarkersAreInvisibleToItemReadsAndScans,
+                            MarkersAreGuardedAndAtomicWithItems, MarkersAreDroppedWithTheKeyspaceAndSurviveReopen);
 
 }  // namespace monotable::engine

@@ -145,11 +145,11 @@ TEST_F(RadosStoreTest, ClientsShareOneDirectory) {
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   std::string id = Pid(7, "shared");
-  ASSERT_TRUE(a->Commit({4, id}, PartitionWrite{{}, {{"s", std::string("v")}}, {"r1"}}).ok());
+  ASSERT_TRUE(a->Commit({4, id}, Logged({"r1"}, {{"s", std::string("v")}})).ok());
   EXPECT_EQ(*b->Get({4, id}, "s").value(), "v");
   ASSERT_TRUE(b->DropKeyspace(4).ok());
   EXPECT_FALSE(a->Get({4, id}, "s").value().has_value());
-  auto again = a->Commit({4, id}, PartitionWrite{{}, {{"s", std::string("w")}}, {"r2"}});
+  auto again = a->Commit({4, id}, Logged({"r2"}, {{"s", std::string("w")}}));
   ASSERT_TRUE(again.ok()) << again.status().message();
   EXPECT_EQ(again->first_log_position, 1u);  // a new partition after the drop
   std::vector<std::string> seen;
@@ -174,8 +174,8 @@ TEST_F(RadosStoreTest, LongAndBinaryIdsAndKeys) {
   std::string long_id = Pid(9, std::string(2000, 'x'));
   std::string other_long = Pid(9, std::string(1999, 'x') + "y");
   std::string sort_key("a\0b\xff", 4);
-  ASSERT_TRUE(store->Commit({5, long_id}, PartitionWrite{{}, {{sort_key, std::string("1")}}, {}}).ok());
-  ASSERT_TRUE(store->Commit({5, other_long}, PartitionWrite{{}, {{sort_key, std::string("2")}}, {}}).ok());
+  ASSERT_TRUE(store->Commit({5, long_id}, Logged({}, {{sort_key, std::string("1")}})).ok());
+  ASSERT_TRUE(store->Commit({5, other_long}, Logged({}, {{sort_key, std::string("2")}})).ok());
   EXPECT_EQ(*store->Get({5, long_id}, sort_key).value(), "1");
   EXPECT_EQ(*store->Get({5, other_long}, sort_key).value(), "2");
   std::vector<std::string> keys;

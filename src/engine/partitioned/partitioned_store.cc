@@ -12,6 +12,7 @@ namespace monotable::engine {
 struct Partition {
   std::mutex mu;
   std::map<std::string, std::string, std::less<>> items;
+  std::map<std::string, std::string, std::less<>> markers;
   std::map<uint64_t, std::string> log;
   uint64_t next_position = 1;
 };
@@ -93,6 +94,27 @@ class PartitionedState {
 
 namespace {
 
+using Entries = std::map<std::string, std::string, std::less<>>;
+
+bool GuardsHold(const Entries& entries, const std::vector<Guard>& guards) {
+  for (const Guard& g : guards) {
+    auto it = entries.find(g.key);
+    bool holds = g.expected ? (it != entries.end() && it->second == *g.expected) : it == entries.end();
+    if (!holds) return false;
+  }
+  return true;
+}
+
+void Apply(Entries& entries, std::vector<Mutation>& mutations) {
+  for (Mutation& m : mutations) {
+    if (m.value) {
+      entries.insert_or_assign(std::move(m.key), std::move(*m.value));
+    } else {
+      entries.erase(m.key);
+    }
+  }
+}
+
 class PartitionedStore final : public PartitionStore {
  public:
   PartitionedStore(std::shared_ptr<PartitionedState> state, uint64_t generation)
@@ -135,25 +157,28 @@ class PartitionedStore final : public PartitionStore {
     MT_RETURN_IF_ERROR(state_->Alive(generation_));
     auto part = state_->FindOrCreate(p);
     std::lock_guard lock(part->mu);
-    for (const Guard& g : write.guards) {
-      auto it = part->items.find(g.key);
-      bool holds = g.expected ? (it != part->items.end() && it->second == *g.expected) : it == part->items.end();
-      if (!holds) return Status(ErrorCode::kGuardFailed, "guard failed");
+    if (!GuardsHold(part->items, write.guards) || !GuardsHold(part->markers, write.marker_guards)) {
+      return Status(ErrorCode::kGuardFailed, "guard failed");
     }
     auto decision = state_->BeginWrite(generation_);
     if (!decision.apply) return decision.after;
-    for (Mutation& m : write.mutations) {
-      if (m.value) {
-        part->items.insert_or_assign(std::move(m.key), std::move(*m.value));
-      } else {
-        part->items.erase(m.key);
-      }
-    }
+    Apply(part->items, write.mutations);
+    Apply(part->markers, write.marker_mutations);
     CommitOutcome out;
     if (!write.log.empty()) out.first_log_position = part->next_position;
     for (std::string& record : write.log) part->log.emplace(part->next_position++, std::move(record));
     MT_RETURN_IF_ERROR(decision.after);
     return out;
+  }
+
+  Result<std::optional<std::string>> GetMarker(PartitionRef p, std::string_view sort_key) override {
+    MT_RETURN_IF_ERROR(state_->Alive(generation_));
+    auto part = state_->Find(p);
+    if (!part) return std::optional<std::string>();
+    std::lock_guard lock(part->mu);
+    auto it = part->markers.find(sort_key);
+    if (it == part->markers.end()) return std::optional<std::string>();
+    return std::optional<std::string>(it->second);
   }
 
   Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,

@@ -5,7 +5,8 @@
 // Contract (beyond engine.h):
 // - State lives in a PartitionedState shared by the stores opened on it: what a crash leaves
 //   behind. Each partition has its own mutex; a partition's commit is atomic and nothing else is.
-//   The directory of partitions is a map per keyspace in partition-id (hash) order.
+//   The directory of partitions is a map per keyspace in partition-id (hash) order. A partition
+//   keeps its items, its prepare markers and its change log in three maps under its mutex.
 // - Reads copy what they visit out of the partition under its lock and visit the copy, so each
 //   read sees one consistent view of its partition and a visitor may call back into the store.
 // - Partition writes (a Commit that is not refused by its guards, a TrimLog that removes records,

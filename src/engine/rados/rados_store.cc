@@ -26,6 +26,7 @@ using Assertions = std::map<std::string, std::pair<bufferlist, int>>;
 constexpr char kHeadKey[] = "h";
 constexpr char kItemPrefix[] = "i";
 constexpr char kLogPrefix[] = "l";
+constexpr char kMarkerPrefix[] = "m";
 constexpr char kPartitionEntry[] = "p";  // in a directory object
 constexpr char kLoggedEntry[] = "l";     // in a directory object
 constexpr char kValueTag = 'v';
@@ -146,7 +147,15 @@ class RadosStore final : public PartitionStore {
       : rados_(std::move(rados)), io_(std::move(io)) {}
 
   Result<std::optional<std::string>> Get(PartitionRef p, std::string_view sort_key) override {
-    const std::string key = Prefixed(kItemPrefix, sort_key);
+    return ReadOne(p, Prefixed(kItemPrefix, sort_key));
+  }
+
+  Result<std::optional<std::string>> GetMarker(PartitionRef p, std::string_view sort_key) override {
+    return ReadOne(p, Prefixed(kMarkerPrefix, sort_key));
+  }
+
+  // One tagged omap value of the partition's object (an item or a marker).
+  Result<std::optional<std::string>> ReadOne(PartitionRef p, const std::string& key) {
     OmapVals vals;
     int rval = 0;
     librados::ObjectReadOperation op;
@@ -188,6 +197,7 @@ class RadosStore final : public PartitionStore {
     // The last mutation of a key wins.
     std::map<std::string, const std::optional<std::string>*> last;
     for (const Mutation& m : write.mutations) last[Prefixed(kItemPrefix, m.key)] = &m.value;
+    for (const Mutation& m : write.marker_mutations) last[Prefixed(kMarkerPrefix, m.key)] = &m.value;
     OmapVals sets;
     std::set<std::string> removes;
     for (auto& [key, value] : last) {
@@ -195,10 +205,12 @@ class RadosStore final : public PartitionStore {
       else removes.insert(key);
     }
     Assertions guards;
-    for (const Guard& g : write.guards) {
-      bufferlist expected = g.expected ? TaggedValue(*g.expected) : bufferlist();
-      auto [it, inserted] = guards.try_emplace(Prefixed(kItemPrefix, g.key), expected, LIBRADOS_CMPXATTR_OP_EQ);
-      if (!inserted && !(it->second.first == expected)) return GuardFailed();  // two guards disagree
+    for (auto [guard_list, prefix] : {std::pair{&write.guards, kItemPrefix}, std::pair{&write.marker_guards, kMarkerPrefix}}) {
+      for (const Guard& g : *guard_list) {
+        bufferlist expected = g.expected ? TaggedValue(*g.expected) : bufferlist();
+        auto [it, inserted] = guards.try_emplace(Prefixed(prefix, g.key), expected, LIBRADOS_CMPXATTR_OP_EQ);
+        if (!inserted && !(it->second.first == expected)) return GuardFailed();  // two guards disagree
+      }
     }
     const bool logs = !write.log.empty();
     bool exists = true;

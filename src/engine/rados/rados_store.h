@@ -8,6 +8,7 @@
 //     omap "h"                     head: next log position u64 + first untrimmed position u64
 //     omap "i" + sort key          an item: "v" + value (the tag tells an empty value from absent)
 //     omap "l" + position u64      a change-log record
+//     omap "m" + sort key          a prepare marker: "v" + value (guarded like items)
 //   k.<ks>                         the keyspace's directory object
 //     omap "p" + partition id      every partition ever written (value empty)
 //     omap "l" + partition id      a partition that has ever had a log record (ScanLogs' list)
