@@ -50,6 +50,7 @@ Status Database::Start(const DatabaseOptions& options) {
   throughput_.set_burst_seconds(options.burst_seconds);
   MT_RETURN_IF_ERROR(catalog_.Load());
   MT_RETURN_IF_ERROR(RecoverChangeLogs());
+  if (committer_.logged()) MT_RETURN_IF_ERROR(committer_.RecoverTransactions());
   MT_RETURN_IF_ERROR(streams_.Load(catalog_));
   index_builder_.Resume();
   ttl_.Resume();
@@ -61,7 +62,7 @@ Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
     : engine_(std::move(engine)),
       store_(engine::NewOrderedStore(*engine_)),
       catalog_(engine_.get(), *store_),
-      committer_(*store_, catalog_),
+      committer_(*store_, catalog_, clock),
       streams_(*store_, clock),
       ttl_(*store_, committer_, catalog_, streams_, clock) {
   catalog_.SetChangeListener(
@@ -71,7 +72,7 @@ Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
 Database::Database(std::unique_ptr<engine::PartitionStore> store, Clock clock)
     : store_(std::move(store)),
       catalog_(nullptr, *store_),
-      committer_(*store_, catalog_),
+      committer_(*store_, catalog_, clock),
       streams_(*store_, clock),
       ttl_(*store_, committer_, catalog_, streams_, clock) {
   catalog_.SetChangeListener(
@@ -99,6 +100,11 @@ void Database::RunBackground(std::stop_token stop) {
                     [] { return false; });
     }
     if (stop.stop_requested()) return;
+    if (committer_.logged()) {
+      if (Status st = committer_.RecoverTransactions(); !st.ok()) {
+        std::fprintf(stderr, "monotable: transaction recovery failed: %s\n", st.message().c_str());
+      }
+    }
     if (auto expired = ttl_.RunOnce(); !expired.ok()) {
       std::fprintf(stderr, "monotable: TTL pass failed: %s\n", expired.status().message().c_str());
     }

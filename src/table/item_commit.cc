@@ -11,10 +11,11 @@ Result<ItemAddress> AddressOf(const TableDescription& table, std::string_view it
   return ItemAddress{{keyspace, item_key.substr(4, sort_offset - 4)}, item_key.substr(sort_offset)};
 }
 
-ItemCommitter::ItemCommitter(engine::PartitionStore& store, Catalog& catalog)
+ItemCommitter::ItemCommitter(engine::PartitionStore& store, Catalog& catalog, txn::Coordinator::Clock clock)
     : store_(store),
       logged_(!store.AppliesDerivedInCommit()),
-      applier_(store, [&catalog](uint32_t keyspace) { return catalog.FindByKeyspace(keyspace); }) {}
+      applier_(store, [&catalog](uint32_t keyspace) { return catalog.FindByKeyspace(keyspace); }),
+      coordinator_(store, applier_, std::move(clock)) {}
 
 Status ItemCommitter::CommitItem(const TableDescription& table, std::string_view item_key,
                                  std::optional<std::string> expected, std::optional<std::string> new_value,
@@ -23,8 +24,13 @@ Status ItemCommitter::CommitItem(const TableDescription& table, std::string_view
   engine::PartitionWrite write;
   write.guards.push_back({std::string(address.sort_key), std::move(expected)});
   write.mutations.push_back({std::string(address.sort_key), std::move(new_value)});
+  write.marker_guards.push_back({std::string(address.sort_key), std::nullopt});
   change.table_keyspace = table.key_prefix;
-  return applier_.CommitLogged(address.partition, std::move(write), change);
+  Status committed = applier_.CommitLogged(address.partition, std::move(write), change);
+  if (committed.code() != ErrorCode::kGuardFailed) return committed;
+  MT_ASSIGN_OR_RETURN(auto marker, store_.GetMarker(address.partition, address.sort_key));
+  if (marker) return Status(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+  return committed;  // the item changed: the caller re-reads it
 }
 
 Status ItemCommitter::Rederive(const TableDescription& table, std::string_view item_key,
@@ -33,6 +39,7 @@ Status ItemCommitter::Rederive(const TableDescription& table, std::string_view i
   MT_ASSIGN_OR_RETURN(Item item, DecodeItem(stored_value));
   engine::PartitionWrite write;
   write.guards.push_back({std::string(address.sort_key), stored_value});
+  write.marker_guards.push_back({std::string(address.sort_key), std::nullopt});
   changelog::ItemChange change;
   change.table_keyspace = table.key_prefix;
   change.by_service = true;

@@ -15,6 +15,12 @@
 //   guarded on that value: the applier then (re)writes every secondary-index and expiry entry the
 //   item needs (puts only, so it is harmless when they exist). Index and TTL backfills use it, as
 //   the log orders it before any later write of the item.
+// - A plain item write guards `no prepare marker` on its item (txn/coordinator.h): an item held by
+//   a transaction answers kTransactionConflict ("Transaction is ongoing for the item"), as AWS
+//   answers a write to an item in a transaction.
+// - coordinator(): the transaction coordinator of writes of several items (TransactWriteItems),
+//   over the same store and applier; RecoverTransactions() finishes or rolls back what a stopped
+//   coordinator left (any server may run it).
 // - The applier resolves a record's table through the catalog, by key space.
 // - Thread-safe.
 #pragma once
@@ -28,6 +34,7 @@
 #include "engine/engine.h"
 #include "model/table_description.h"
 #include "table/catalog.h"
+#include "txn/coordinator.h"
 
 namespace monotable::table {
 
@@ -40,7 +47,7 @@ Result<ItemAddress> AddressOf(const TableDescription& table, std::string_view it
 
 class ItemCommitter {
  public:
-  ItemCommitter(engine::PartitionStore& store, Catalog& catalog);
+  ItemCommitter(engine::PartitionStore& store, Catalog& catalog, txn::Coordinator::Clock clock);
 
   // True when item writes take the logged path (the store does not apply derived writes).
   bool logged() const { return logged_; }
@@ -50,11 +57,18 @@ class ItemCommitter {
   Status Rederive(const TableDescription& table, std::string_view item_key, const std::string& stored_value);
 
   changelog::ChangeApplier& applier() { return applier_; }
+  txn::Coordinator& coordinator() { return coordinator_; }
+
+  // A transaction whose coordinator has been silent this long is presumed dead: Recover rolls it
+  // back when it was not decided yet.
+  static constexpr int64_t kStaleTransactionMs = 5000;
+  Status RecoverTransactions() { return coordinator_.Recover(kStaleTransactionMs); }
 
  private:
   engine::PartitionStore& store_;
   bool logged_;
   changelog::ChangeApplier applier_;
+  txn::Coordinator coordinator_;
 };
 
 }  // namespace monotable::table

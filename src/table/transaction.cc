@@ -10,6 +10,7 @@
 #include "table/change_log.h"
 #include "changelog/keys.h"
 #include "table/item_commit.h"
+#include "txn/coordinator.h"
 
 namespace monotable::table {
 
@@ -149,17 +150,16 @@ Result<LoggedAttempt> ReadAndApply(Database& db, const WriteAction& action, cons
   return attempt;
 }
 
-// Commits one applied action in its item's partition with its change logged (ItemCommitter),
-// holding the table's gate shared. kGuardFailed: the item changed since it was read.
-Status CommitLoggedAttempt(Database& db, const WriteAction& action, const std::string& key, LoggedAttempt& attempt) {
-  const TableDescription& table = *action.table->description;
+// The change record of an applied action: its images and its stream record, numbered by
+// `changes` (settled by its owner once the commit is over).
+changelog::ItemChange ChangeOf(const TableDescription& table, const LoggedAttempt& attempt, ChangeLogBatch& changes) {
   const Item* old_item = attempt.old_item ? &*attempt.old_item : nullptr;
   const Item* new_item = attempt.result.new_item ? &*attempt.result.new_item : nullptr;
-  ChangeLogBatch changes(db.streams());  // numbers the stream record; settled when this returns
   changes.Add(table, old_item, new_item);
   engine::WriteBatch stream_records;
   changes.AppendTo(stream_records);
   changelog::ItemChange change;
+  change.table_keyspace = table.key_prefix;
   change.old_image = attempt.old_item;
   change.new_image = attempt.result.new_item;
   for (engine::Mutation& m : stream_records.mutations) {
@@ -167,6 +167,15 @@ Status CommitLoggedAttempt(Database& db, const WriteAction& action, const std::s
     // the 4-byte key space.
     change.extra.push_back({std::move(m.key), 4, std::move(m.value)});
   }
+  return change;
+}
+
+// Commits one applied action in its item's partition with its change logged (ItemCommitter),
+// holding the table's gate shared. kGuardFailed: the item changed since it was read.
+Status CommitLoggedAttempt(Database& db, const WriteAction& action, const std::string& key, LoggedAttempt& attempt) {
+  const TableDescription& table = *action.table->description;
+  ChangeLogBatch changes(db.streams());
+  changelog::ItemChange change = ChangeOf(table, attempt, changes);
   std::shared_lock gate(action.table->gate->mutex);
   if (action.table->gate->dropped) return Status::NotFound("Requested resource not found");
   return db.committer().CommitItem(table, key, attempt.raw, attempt.encoded, std::move(change));
@@ -179,19 +188,116 @@ void CountCommitted(const WriteAction& action, const WriteResult& r) {
                       static_cast<int64_t>(r.old_item ? ItemSize(*r.old_item) : 0);
 }
 
+// A transaction of several items on the logged path: read and apply every action, then hand the
+// writes to the transaction coordinator (txn/coordinator.h). An item changed since it was read
+// re-runs the whole attempt (charged once, as on the embedded path); an item held by another
+// transaction cancels with TransactionConflict for that action. `also_commit` (the
+// ClientRequestToken's record) names the ledger record, so a retry of the token after a crash
+// finds the transaction's outcome there, and is committed once the transaction is.
+Result<TransactionResult> WriteThroughCoordinator(Database& db, const std::vector<WriteAction>& actions,
+                                                  const std::vector<std::string>& keys, WriteCharge charge,
+                                                  int max_attempts, const std::vector<engine::Mutation>& also_commit) {
+  std::string ledger_id = also_commit.empty() ? std::string() : also_commit.front().key;
+  for (int attempt_number = 0; attempt_number < max_attempts; ++attempt_number) {
+    TransactionResult out;
+    std::vector<LoggedAttempt> attempts;
+    attempts.reserve(actions.size());
+    bool refused = false;
+    for (size_t i = 0; i < actions.size(); ++i) {
+      MT_ASSIGN_OR_RETURN(LoggedAttempt attempt, ReadAndApply(db, actions[i], keys[i], charge));
+      if (!attempt.outcome.ok()) refused = true;
+      out.outcomes.push_back(attempt.outcome);
+      out.old_items.push_back(attempt.old_item);
+      attempts.push_back(std::move(attempt));
+    }
+    if (refused) return out;
+    std::vector<std::unique_ptr<ChangeLogBatch>> changes;  // settle their stream numbers on return
+    std::vector<txn::TxnWrite> writes;
+    writes.reserve(actions.size());
+    for (size_t i = 0; i < actions.size(); ++i) {
+      const TableDescription& table = *actions[i].table->description;
+      MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, keys[i]));
+      txn::TxnWrite& write = writes.emplace_back();
+      write.keyspace = address.partition.keyspace;
+      write.partition_id = std::string(address.partition.id);
+      write.sort_key = std::string(address.sort_key);
+      write.expected = attempts[i].raw;
+      write.check_only = actions[i].check_only;
+      if (!write.check_only) {
+        write.new_value = attempts[i].encoded;
+        changes.push_back(std::make_unique<ChangeLogBatch>(db.streams()));
+        write.change = changelog::EncodeItemChange(ChangeOf(table, attempts[i], *changes.back()));
+      }
+    }
+    Result<txn::TxnOutcome> ran = Status::Ok();
+    {
+      std::vector<std::shared_lock<std::shared_mutex>> gates;
+      std::vector<TableGate*> seen;
+      for (const auto& a : actions) {
+        TableGate* gate = a.table->gate.get();
+        if (std::find(seen.begin(), seen.end(), gate) != seen.end()) continue;
+        seen.push_back(gate);
+      }
+      std::sort(seen.begin(), seen.end());
+      for (TableGate* gate : seen) {
+        gates.emplace_back(gate->mutex);
+        if (gate->dropped) return Status::NotFound("Requested resource not found");
+      }
+      ran = db.committer().coordinator().Run(std::move(writes), ledger_id);
+    }
+    MT_RETURN_IF_ERROR(ran.status());
+    const txn::TxnOutcome outcome = *ran;
+    if (outcome.kind == txn::TxnOutcome::Kind::kItemChanged && attempt_number + 1 < max_attempts) {
+      for (size_t i = 0; i < actions.size(); ++i) {
+        const Item* old_item = attempts[i].old_item ? &*attempts[i].old_item : nullptr;
+        RefundWrite(db, *actions[i].table, actions[i].key, old_item, attempts[i].result, charge);
+      }
+      continue;
+    }
+    if (outcome.kind != txn::TxnOutcome::Kind::kCommitted) {
+      // Held by another transaction (or still changing after every attempt): cancelled.
+      for (Status& s : out.outcomes) s = Status::Ok();
+      out.outcomes[outcome.index] = Status(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+      return out;
+    }
+    if (!also_commit.empty()) {
+      // The token's records are in the system partition (key space 0, partition id ""): one commit.
+      engine::PartitionWrite write;
+      for (const engine::Mutation& m : also_commit) write.mutations.push_back({m.key.substr(4), m.value});
+      MT_RETURN_IF_ERROR(db.store().Commit({kSystemKeyPrefix, ""}, std::move(write)).status());
+    }
+    out.results.resize(actions.size());
+    for (size_t i = 0; i < actions.size(); ++i) {
+      out.results[i] = std::move(attempts[i].result);
+      out.results[i].old_item = std::move(attempts[i].old_item);
+      if (!actions[i].check_only) CountCommitted(actions[i], out.results[i]);
+    }
+    out.committed = true;
+    out.old_items.clear();
+    out.outcomes.clear();
+    return out;
+  }
+  TransactionResult conflict;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    conflict.outcomes.emplace_back(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+    conflict.old_items.emplace_back();
+  }
+  return conflict;
+}
+
 // The logged path (ItemCommitter::logged()): every action commits in its own item partition.
 // Single-item writes and BatchWriteItem's independent writes; a transaction of several items
 // needs the transaction coordinator (src/txn).
 Result<TransactionResult> WriteLogged(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
-                                      int max_attempts, Grouping grouping) {
+                                      int max_attempts, Grouping grouping,
+                                      const std::vector<engine::Mutation>& also_commit) {
   const bool each_on_its_own = grouping == Grouping::kEachOnItsOwn;
-  if (actions.size() > 1 && !each_on_its_own) {
-    return Status(ErrorCode::kInternal, "transactions of several items on " + db.store().Name() +
-                                            " need the transaction coordinator");
-  }
   std::vector<std::string> keys;
   keys.reserve(actions.size());
   for (const auto& a : actions) keys.push_back(ItemKeyOf(*a.table->description, a.key));
+  if (actions.size() > 1 && !each_on_its_own) {
+    return WriteThroughCoordinator(db, actions, keys, charge, max_attempts, also_commit);
+  }
   // Every action is read and applied before any commits, so a refusal writes nothing.
   std::vector<LoggedAttempt> attempts;
   attempts.reserve(actions.size());
@@ -256,7 +362,7 @@ Result<TransactionResult> WriteLogged(Database& db, const std::vector<WriteActio
 Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteAction>& actions, WriteCharge charge,
                                           int max_attempts, Grouping grouping,
                                           const std::vector<engine::Mutation>& also_commit) {
-  if (db.committer().logged()) return WriteLogged(db, actions, charge, max_attempts, grouping);
+  if (db.committer().logged()) return WriteLogged(db, actions, charge, max_attempts, grouping, also_commit);
   const bool each_on_its_own = grouping == Grouping::kEachOnItsOwn;
   std::vector<std::string> keys;
   keys.reserve(actions.size());
@@ -379,20 +485,36 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
   return conflict;
 }
 
-Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets) {
+Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets,
+                                                        size_t* conflict_index) {
   std::vector<std::optional<Item>> items;
   items.reserve(targets.size());
-  // One engine snapshot where there is an ordered engine; over a store alone, item by item.
-  auto snapshot = db.has_engine() ? db.engine().GetSnapshot() : nullptr;
-  for (const auto& t : targets) {
-    std::optional<std::string> raw;
-    std::string key = ItemKeyOf(*t.table->description, t.key);
-    if (snapshot) {
-      MT_ASSIGN_OR_RETURN(raw, db.engine().Get(key, snapshot.get()));
-    } else {
-      MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(*t.table->description, key));
-      MT_ASSIGN_OR_RETURN(raw, db.store().Get(address.partition, address.sort_key));
+  std::vector<std::optional<std::string>> raws;
+  raws.reserve(targets.size());
+  if (db.has_engine()) {
+    // One engine snapshot.
+    auto snapshot = db.engine().GetSnapshot();
+    for (const auto& t : targets) {
+      MT_ASSIGN_OR_RETURN(auto raw, db.engine().Get(ItemKeyOf(*t.table->description, t.key), snapshot.get()));
+      raws.push_back(std::move(raw));
     }
+  } else {
+    // Through the transactions' prepare markers (txn/coordinator.h, ReadItems).
+    std::vector<txn::TxnRead> reads;
+    reads.reserve(targets.size());
+    for (const auto& t : targets) {
+      std::string key = ItemKeyOf(*t.table->description, t.key);
+      MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(*t.table->description, key));
+      reads.push_back({address.partition.keyspace, std::string(address.partition.id), std::string(address.sort_key)});
+    }
+    MT_ASSIGN_OR_RETURN(txn::TxnReadOutcome read, db.committer().coordinator().ReadItems(reads));
+    if (read.kind == txn::TxnReadOutcome::Kind::kConflict) {
+      if (conflict_index) *conflict_index = read.index;
+      return Status(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+    }
+    raws = std::move(read.values);
+  }
+  for (auto& raw : raws) {
     if (!raw) {
       items.emplace_back();
       continue;

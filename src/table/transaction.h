@@ -5,7 +5,7 @@
 //   run again), and commits all resulting item mutations, with everything derived from them
 //   (changelog::AppendDerived: index and expiry entries; stream records), in ONE guarded
 //   PartitionStore::CommitWithDerived (one engine batch) whose guards cover every target item.
-//   A store that does not apply derived writes in its commit is refused (kInternal) for now. If any item changed between the read and the commit,
+//   If any item changed between the read and the commit,
 //   the whole thing is re-read and re-applied; after `max_attempts` such collisions it gives up
 //   with every action's outcome set to kTransactionConflict. The result is serializable with
 //   respect to every other write (single-item writes use the same guards).
@@ -31,7 +31,13 @@
 //   outcome ProvisionedThroughputExceeded, its result empty) and the others still commit; any
 //   other refusal is returned as the error with nothing written. `committed` is then true when the
 //   batch committed, whatever was left out; `outcomes` holds every action's status.
-// - ReadConsistent reads all keys from one engine snapshot.
+// - ReadConsistent reads all keys from one engine snapshot; over a store alone, through the
+//   transaction coordinator's prepare markers (txn/coordinator.h, ReadItems).
+// - On a store that does not apply derived writes in its commit (ItemCommitter::logged()), each
+//   single-item or BatchWriteItem write commits in its own item partition with its change logged
+//   (table/item_commit.h), and a transaction of several items runs through the transaction
+//   coordinator: its prepare markers and ledger replace the one engine batch, with the same
+//   outcomes (an item held by another transaction cancels with TransactionConflict at once).
 #pragma once
 
 #include <vector>
@@ -73,6 +79,9 @@ struct ReadTarget {
   Item key;
 };
 
-Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets);
+// kTransactionConflict when an item is held by a transaction being committed (a store without an
+// ordered engine reads through prepare markers); `conflict_index` then names the target.
+Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets,
+                                                        size_t* conflict_index = nullptr);
 
 }  // namespace monotable::table

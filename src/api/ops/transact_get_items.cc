@@ -63,7 +63,17 @@ Status Run(OperationContext& ctx) {
       return Status::Validation("Transaction request cannot include multiple operations on one item");
     }
   }
-  MT_ASSIGN_OR_RETURN(auto items, table::ReadConsistent(ctx.db, targets));
+  size_t conflict = 0;
+  auto read = table::ReadConsistent(ctx.db, targets, &conflict);
+  if (read.status().code() == ErrorCode::kTransactionConflict) {
+    std::vector<Status> outcomes(targets.size(), Status::Ok());
+    outcomes[conflict] = read.status();
+    std::vector<const char*> codes;
+    for (const Status& s : outcomes) codes.push_back(CancellationCode(s));
+    return TransactionCanceled(ctx, std::move(outcomes), std::move(codes));
+  }
+  MT_RETURN_IF_ERROR(read.status());
+  auto items = std::move(read).value();
   // The items read may total at most 4 MB (API reference: "DynamoDB rejects the entire
   // TransactGetItems request if ... the aggregate size of the items in the transaction exceeded
   // 4 MB"). AWS's text is not recorded; this is DynamoDB Local's: the sum up to the item that
