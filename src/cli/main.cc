@@ -1,4 +1,4 @@
-// monotable command line: `monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]`
+// monotable command line: `monotable serve [--host H] [--port P] (--data DIR | --in-memory | --ceph CONF --pool NAME) [--sync]`
 // plus the options Usage() lists, `monotable size ...`, `monotable model ...`, `monotable triggers ...`.
 #include <atomic>
 #include <csignal>
@@ -18,6 +18,7 @@
 #include "cli/model_command.h"
 #include "cli/size_command.h"
 #include "cli/triggers_command.h"
+#include "engine/rados/rados_store.h"
 #include "table/database.h"
 #include "triggers/checkpoint_store.h"
 #include "triggers/config.h"
@@ -35,7 +36,7 @@ void OnSighup(int) { g_reload_triggers.store(true); }
 int Usage(const char* message) {
   if (message) std::fprintf(stderr, "monotable: %s\n", message);
   std::fprintf(stderr,
-               "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory] [--sync]\n"
+               "usage: monotable serve [--host H] [--port P] [--data DIR | --in-memory | --ceph CONF --pool NAME] [--sync]\n"
                "                       [--threads N] [--workers N] [--region R] [--ttl-period-ms MS]\n"
                "                       [--ttl-change-interval-ms MS] [--credentials FILE] [--triggers FILE]\n"
                "                       [--block-cache-mb N] [--write-buffer-mb N] [--background-jobs N]\n"
@@ -49,6 +50,12 @@ int Usage(const char* message) {
                "  --port P       port (default 8000; 0 picks a free port)\n"
                "  --data DIR     RocksDB data directory (default ./monotable-data)\n"
                "  --in-memory    keep everything in memory (for tests)\n"
+               "  --ceph CONF    serve from a Ceph RADOS cluster (CONF: its ceph.conf) instead of a\n"
+               "                 local directory; any number of servers may share one pool\n"
+               "  --pool NAME    with --ceph: the existing RADOS pool to keep the data in\n"
+               "  --ceph-namespace NS\n"
+               "                 with --ceph: a RADOS namespace inside the pool (default: none)\n"
+               "  --ceph-user ID with --ceph: the cephx user client.ID (default admin)\n"
                "  --test-engine partitioned\n"
                "                 with --in-memory: keep each partition apart, atomic only within one\n"
                "                 partition, as a distributed store (tests of the storage contract;\n"
@@ -101,6 +108,8 @@ int Serve(int argc, char** argv) {
   db_options.path = "monotable-data";
   monotable::api::ServerIdentity identity;
   bool data_given = false;
+  monotable::engine::RadosOptions ceph;  // --ceph: ceph_conf set
+  bool pool_given = false;
   std::string credentials_file;
   bool log_requests = false;
   std::string triggers_file;
@@ -127,6 +136,14 @@ int Serve(int argc, char** argv) {
       data_given = true;
     } else if (arg == "--in-memory") {
       db_options.in_memory = true;
+    } else if (arg == "--ceph" || arg == "--pool" || arg == "--ceph-namespace" || arg == "--ceph-user") {
+      const char* v = value();
+      if (!v || !*v) return Usage((std::string(arg) + " needs a value").c_str());
+      (arg == "--ceph"             ? ceph.ceph_conf
+       : arg == "--pool"           ? ceph.pool
+       : arg == "--ceph-namespace" ? ceph.name_space
+                                   : ceph.client_id) = v;
+      if (arg == "--pool") pool_given = true;
     } else if (arg == "--test-engine") {
       const char* v = value();
       if (!v || std::string_view(v) != "partitioned") return Usage("--test-engine takes `partitioned`");
@@ -220,6 +237,12 @@ int Serve(int argc, char** argv) {
   }
   if (data_given && db_options.in_memory) return Usage("--data and --in-memory exclude each other");
   if (db_options.partitioned_test_engine && !db_options.in_memory) return Usage("--test-engine needs --in-memory");
+  const bool on_ceph = !ceph.ceph_conf.empty();
+  if (on_ceph && (data_given || db_options.in_memory)) return Usage("--ceph excludes --data and --in-memory");
+  if (on_ceph != pool_given) return Usage("--ceph and --pool go together");
+  if (on_ceph && rocksdb_knob_given) {
+    return Usage("--block-cache-mb, --write-buffer-mb, --background-jobs and --wal-dir need a RocksDB --data directory");
+  }
   if (rocksdb_knob_given && db_options.in_memory) {
     return Usage("--block-cache-mb, --write-buffer-mb, --background-jobs and --wal-dir need a RocksDB --data directory");
   }
@@ -238,7 +261,14 @@ int Serve(int argc, char** argv) {
     triggers = std::move(loaded).value();
   }
 
-  auto db = monotable::table::Database::Open(db_options);
+  auto db = [&]() -> monotable::Result<std::unique_ptr<monotable::table::Database>> {
+    if (!on_ceph) return monotable::table::Database::Open(db_options);
+    auto rados = monotable::engine::OpenRadosStore(ceph);
+    if (!rados.ok()) {
+      return monotable::Status(rados.status().code(), "cannot reach the Ceph cluster: " + rados.status().message());
+    }
+    return monotable::table::Database::OpenOnStore(std::move(rados).value(), db_options);
+  }();
   if (!db.ok()) {
     std::fprintf(stderr, "monotable: cannot open database: %s\n", db.status().message().c_str());
     return 1;
@@ -314,7 +344,8 @@ int Serve(int argc, char** argv) {
     });
   }
   std::printf("monotable listening on %s:%u (%s)", server.host.c_str(), http.port(),
-              db_options.partitioned_test_engine ? "in-memory, partitioned"
+              on_ceph                              ? ("ceph pool " + ceph.pool).c_str()
+              : db_options.partitioned_test_engine ? "in-memory, partitioned"
               : db_options.in_memory             ? "in-memory"
                                                  : db_options.path.c_str());
   if (http.tls_port()) std::printf(" tls %u", http.tls_port());

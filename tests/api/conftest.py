@@ -2,7 +2,9 @@
 
 `server` is one server shared by the whole session (tests use unique table names), in-memory unless
 `--monotable-engine rocksdb` puts it on RocksDB in a temporary directory (`partitioned`: the
-partitioned test engine, where every write takes the distributed contract's logged path);
+partitioned test engine, where every write takes the distributed contract's logged path; `ceph`:
+the Ceph RADOS engine on the cluster MONOTABLE_CEPH_CONF names, pool MONOTABLE_CEPH_POOL (default
+dyn), in a RADOS namespace of the session's own);
 `start_server` starts extra servers (e.g. RocksDB under a temp dir) that the test controls.
 """
 import os
@@ -21,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def pytest_addoption(parser):
     parser.addoption("--monotable-binary", default=os.path.join(ROOT, "build", "monotable"))
-    parser.addoption("--monotable-engine", choices=["memory", "rocksdb", "partitioned"], default="memory",
+    parser.addoption("--monotable-engine", choices=["memory", "rocksdb", "partitioned", "ceph"], default="memory",
                      help="engine of the shared server: in-memory, RocksDB in a temporary directory, or "
                           "the partitioned test engine (in memory)")
 
@@ -70,6 +72,12 @@ def server(binary, request, tmp_path_factory):
     # Two I/O loops whatever the machine's default, so requests run on more than one thread.
     if request.config.getoption("--monotable-engine") == "rocksdb":
         s = Server(binary, ["--data", str(tmp_path_factory.mktemp("shared-server")), "--threads", "2"])
+    elif request.config.getoption("--monotable-engine") == "ceph":
+        conf = os.environ.get("MONOTABLE_CEPH_CONF")
+        if not conf:
+            pytest.exit("--monotable-engine ceph needs MONOTABLE_CEPH_CONF (a cluster's ceph.conf)", returncode=2)
+        s = Server(binary, ["--ceph", conf, "--pool", os.environ.get("MONOTABLE_CEPH_POOL", "dyn"),
+                            "--ceph-namespace", "pytest-" + uuid.uuid4().hex[:12], "--threads", "2"])
     elif request.config.getoption("--monotable-engine") == "partitioned":
         s = Server(binary, ["--in-memory", "--test-engine", "partitioned", "--threads", "2"])
     else:

@@ -1,18 +1,26 @@
 // WriteAtomically's two groupings: all or nothing (transactions) and independent writes sharing
-// one commit (BatchWriteItem), with a throttled action on a simulated provisioned table.
+// one commit (BatchWriteItem), with a throttled action on a simulated provisioned table; on the
+// memory engine (one engine batch) and on the partitioned test engine (the logged path: one
+// partition commit per item, transactions through the coordinator), with the same outcomes.
 #include "table/transaction.h"
 
 #include <gtest/gtest.h>
 
 #include "changelog/keys.h"
+#include "engine/partitioned/partitioned_store.h"
 
 namespace monotable::table {
 namespace {
 
-class GroupedWriteTest : public ::testing::Test {
+class GroupedWriteTest : public ::testing::TestWithParam<bool> {  // true: the partitioned engine
  protected:
   void SetUp() override {
-    db_ = std::make_unique<Database>(engine::NewMemoryEngine());
+    if (GetParam()) {
+      db_ = std::make_unique<Database>(engine::OpenPartitionedStore(engine::NewPartitionedState()));
+    } else {
+      db_ = std::make_unique<Database>(engine::NewMemoryEngine());
+    }
+    ASSERT_EQ(db_->committer().logged(), GetParam());
     ASSERT_TRUE(db_->catalog().Load().ok());
     db_->throughput().set_simulate(true);
     TableDescription t;
@@ -40,7 +48,7 @@ class GroupedWriteTest : public ::testing::Test {
   std::shared_ptr<const TableHandle> table_;
 };
 
-TEST_F(GroupedWriteTest, EachOnItsOwnCommitsWhatWasNotThrottled) {
+TEST_P(GroupedWriteTest, EachOnItsOwnCommitsWhatWasNotThrottled) {
   auto result = WriteAtomically(*db_, {Put("a"), Put("b"), Put("c")}, WriteCharge::kStandard, 16,
                                 Grouping::kEachOnItsOwn);
   ASSERT_TRUE(result.ok()) << result.status().message();
@@ -58,7 +66,7 @@ TEST_F(GroupedWriteTest, EachOnItsOwnCommitsWhatWasNotThrottled) {
   EXPECT_EQ(table_->stats->item_count.load(), 1);
 }
 
-TEST_F(GroupedWriteTest, AllOrNothingWritesNothingWhenOneIsThrottled) {
+TEST_P(GroupedWriteTest, AllOrNothingWritesNothingWhenOneIsThrottled) {
   auto result = WriteAtomically(*db_, {Put("a"), Put("b")}, WriteCharge::kStandard);
   ASSERT_TRUE(result.ok());
   EXPECT_FALSE(result->committed);
@@ -68,7 +76,7 @@ TEST_F(GroupedWriteTest, AllOrNothingWritesNothingWhenOneIsThrottled) {
   EXPECT_FALSE(Exists("b"));
 }
 
-TEST_F(GroupedWriteTest, EachOnItsOwnReturnsAnyOtherRefusalWithNothingWritten) {
+TEST_P(GroupedWriteTest, EachOnItsOwnReturnsAnyOtherRefusalWithNothingWritten) {
   db_->throughput().set_simulate(false);
   WriteAction refused = Put("b");
   refused.apply = [](const Item*) -> Result<std::optional<Item>> {
@@ -79,7 +87,7 @@ TEST_F(GroupedWriteTest, EachOnItsOwnReturnsAnyOtherRefusalWithNothingWritten) {
   EXPECT_FALSE(Exists("a"));
 }
 
-TEST_F(GroupedWriteTest, EachOnItsOwnWithoutThrottlingWritesEveryAction) {
+TEST_P(GroupedWriteTest, EachOnItsOwnWithoutThrottlingWritesEveryAction) {
   db_->throughput().set_simulate(false);
   std::vector<WriteAction> actions;
   for (int i = 0; i < 25; ++i) actions.push_back(Put("k" + std::to_string(i)));
@@ -90,6 +98,9 @@ TEST_F(GroupedWriteTest, EachOnItsOwnWithoutThrottlingWritesEveryAction) {
   for (int i = 0; i < 25; ++i) EXPECT_TRUE(Exists("k" + std::to_string(i)));
   EXPECT_EQ(table_->stats->item_count.load(), 25);
 }
+
+INSTANTIATE_TEST_SUITE_P(Engines, GroupedWriteTest, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Partitioned" : "Memory"; });
 
 }  // namespace
 }  // namespace monotable::table
