@@ -238,14 +238,68 @@ Status Catalog::CommitRecord(std::string key, std::optional<std::string> value) 
   write.mutations.push_back({VersionKey(), EncodeVersion(current + 1)});
   auto committed = store_.Commit(kSystemPartition, std::move(write));
   if (committed.status().code() == ErrorCode::kGuardFailed) {
-    // Only a writer outside this process's control lock can have moved the version.
-    return Status::Internal("the catalog was changed by another writer; reload it");
+    // Only a writer outside this process's control lock can have moved the version: another
+    // server sharing the store. The caller refreshes and tries again (RetryOnOtherWriter).
+    return committed.status();
   }
   MT_RETURN_IF_ERROR(committed.status());
   version_.store(current + 1, std::memory_order_release);
   return Status::Ok();
 }
 
+Result<bool> Catalog::Refresh() {
+  std::lock_guard lock(control_mutex_);
+  return RefreshLocked();
+}
+
+Result<bool> Catalog::RefreshLocked() {
+  MT_ASSIGN_OR_RETURN(auto version, store_.Get(kSystemPartition, VersionKey()));
+  const uint64_t stored = version && version->size() == 8 ? ReadBigEndian(*version) : 0;
+  if (stored == version_.load(std::memory_order_acquire)) return false;
+  std::vector<std::string> records;
+  MT_RETURN_IF_ERROR(store_.ReadRange(kSystemPartition, {"T", "U", true}, [&](std::string_view, std::string_view v) {
+    records.emplace_back(v);
+    return true;
+  }));
+  auto before = Current();
+  auto tables = std::make_shared<TableMap>();
+  for (const std::string& record_json : records) {
+    MT_ASSIGN_OR_RETURN(TableDescription description, DecodeDescription(record_json));
+    auto handle = std::make_shared<TableHandle>();
+    auto existing = before->find(description.name);
+    if (existing != before->end() && existing->second->description->table_id == description.table_id) {
+      handle->stats = existing->second->stats;  // the same table: this server's figures go on
+      handle->gate = existing->second->gate;
+    } else {
+      // Made by another server: this server has seen none of its writes (its figures start at 0).
+      handle->stats = std::make_shared<TableStats>();
+      handle->gate = std::make_shared<TableGate>();
+    }
+    handle->description = std::make_shared<const TableDescription>(std::move(description));
+    tables->emplace(handle->description->name, std::move(handle));
+  }
+  for (const auto& [name, handle] : *before) {
+    auto now = tables->find(name);
+    if (now != tables->end() && now->second->gate == handle->gate) continue;
+    std::unique_lock gate(handle->gate->mutex);  // dropped elsewhere: writes here refuse from now on
+    handle->gate->dropped = true;
+  }
+  version_.store(stored, std::memory_order_release);
+  Publish(tables);
+  for (const auto& [name, handle] : *before) {
+    auto now = tables->find(name);
+    if (now == tables->end() || now->second->gate != handle->gate) Notify(handle->description.get(), nullptr);
+  }
+  for (const auto& [name, handle] : *tables) {
+    auto old = before->find(name);
+    if (old == before->end() || old->second->gate != handle->gate) {
+      Notify(nullptr, handle->description.get());
+    } else if (old->second->description != handle->description) {
+      Notify(old->second->description.get(), handle->description.get());
+    }
+  }
+  return true;
+}
 
 void Catalog::WaitCounted() {
   if (counter_.joinable()) counter_.join();
@@ -338,6 +392,14 @@ void Catalog::Publish(std::shared_ptr<const TableMap> tables) {
 
 Result<TableDescription> Catalog::Create(TableDescription table) {
   std::lock_guard lock(control_mutex_);
+  for (int attempt = 0;; ++attempt) {
+    auto created = CreateLocked(table);
+    if (created.status().code() != ErrorCode::kGuardFailed || attempt == 3) return created;
+    MT_RETURN_IF_ERROR(RefreshLocked().status());  // another server changed the catalog: see it first
+  }
+}
+
+Result<TableDescription> Catalog::CreateLocked(TableDescription table) {
   if (Current()->count(table.name)) {
     return Status::InUse("Table already exists: " + table.name);
   }
@@ -387,6 +449,16 @@ Result<std::shared_ptr<const TableHandle>> Catalog::Modify(std::string_view name
 }
 
 Result<std::shared_ptr<const TableHandle>> Catalog::UpdateLocked(const TableDescription& requested) {
+  auto updated = UpdateOnce(requested);
+  if (updated.status().code() != ErrorCode::kGuardFailed) return updated;
+  // Another server changed the catalog: the change is refused rather than applied to a stale
+  // description; the caller's retry sees the current one.
+  MT_RETURN_IF_ERROR(RefreshLocked().status());
+  return Status(ErrorCode::kResourceInUse,
+                "Attempt to change a resource which is still in use: the table was changed concurrently");
+}
+
+Result<std::shared_ptr<const TableHandle>> Catalog::UpdateOnce(const TableDescription& requested) {
   auto existing = Find(requested.name);
   if (!existing) return Status::NotFound("Requested resource not found: Table: " + requested.name + " not found");
   TableDescription table = requested;
@@ -408,6 +480,14 @@ Result<std::shared_ptr<const TableHandle>> Catalog::UpdateLocked(const TableDesc
 
 Result<TableDescription> Catalog::Drop(std::string_view name) {
   std::lock_guard lock(control_mutex_);
+  for (int attempt = 0;; ++attempt) {
+    auto dropped = DropLocked(name);
+    if (dropped.status().code() != ErrorCode::kGuardFailed || attempt == 3) return dropped;
+    MT_RETURN_IF_ERROR(RefreshLocked().status());
+  }
+}
+
+Result<TableDescription> Catalog::DropLocked(std::string_view name) {
   auto existing = Find(name);
   if (!existing) {
     return Status::NotFound("Requested resource not found: Table: " + std::string(name) + " not found");

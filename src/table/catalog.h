@@ -18,7 +18,8 @@
 // - Storage goes through the partition contract (engine.h): every record lives in the system
 //   partition (key space 0, partition id ""), each change is one partition commit, and the table
 //   record changes are ordered by the catalog version (version(); a change guarded by the version
-//   it replaces fails rather than overwrite a change made by another writer sharing the engine).
+//   it replaces fails rather than overwrite a change made by another writer sharing the engine;
+//   Refresh() picks such changes up: the Database runs it every second on a shared store).
 //   Dropping a table drops its key spaces (PartitionStore::DropKeyspace). The statistics walk
 //   after a crash reads one engine snapshot of the table's key space when an ordered engine is
 //   given (exact); over a store alone it walks the partition directory, each partition from a
@@ -106,6 +107,13 @@ class Catalog {
   // concurrent Modify calls never lose each other's change; a non-OK Status from `change` aborts.
   Result<std::shared_ptr<const TableHandle>> Modify(std::string_view name,
                                                     const std::function<Status(TableDescription&)>& change);
+  // Picks up what another server sharing the store changed (table records and the version): when
+  // the stored version differs from version(), re-reads every table record and publishes them,
+  // keeping the statistics and gate of each table whose id is unchanged; a table gone or
+  // replaced has its gate marked dropped. Listeners hear of each change. Returns whether
+  // anything changed. Create and Drop refresh and try again when their guarded commit finds the
+  // version moved; an Update then answers ResourceInUseException (retry).
+  Result<bool> Refresh();
   // Allocates a fresh key space for a new global secondary index of an existing table.
   Result<uint32_t> NewKeyPrefix();
   // Marks the table dropped (its gate), then removes the table record and its item, index and
@@ -122,6 +130,10 @@ class Catalog {
   // Writes (or deletes, nullopt) one record of the system partition with the version bump.
   Status CommitRecord(std::string key, std::optional<std::string> value);
   Result<std::shared_ptr<const TableHandle>> UpdateLocked(const TableDescription& table);
+  Result<std::shared_ptr<const TableHandle>> UpdateOnce(const TableDescription& table);
+  Result<TableDescription> CreateLocked(TableDescription table);
+  Result<TableDescription> DropLocked(std::string_view name);
+  Result<bool> RefreshLocked();
   void Notify(const TableDescription* before, const TableDescription* after) {
     if (listener_) listener_(before, after);
   }

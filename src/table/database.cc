@@ -101,6 +101,10 @@ void Database::RunBackground(std::stop_token stop) {
     }
     if (stop.stop_requested()) return;
     if (committer_.logged()) {
+      // Another server's DDL is seen within a period; its in-doubt transactions are finished.
+      if (auto refreshed = catalog_.Refresh(); !refreshed.ok()) {
+        std::fprintf(stderr, "monotable: catalog refresh failed: %s\n", refreshed.status().message().c_str());
+      }
       if (Status st = committer_.RecoverTransactions(); !st.ok()) {
         std::fprintf(stderr, "monotable: transaction recovery failed: %s\n", st.message().c_str());
       }
@@ -126,8 +130,13 @@ Status Database::RecoverChangeLogs() {
   return committer_.applier().Recover(keyspaces);
 }
 
-Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name) const {
+Result<std::shared_ptr<const TableHandle>> Database::Table(std::string_view name) {
   auto handle = catalog_.Find(name);
+  if (!handle && committer_.logged()) {
+    // On a shared store the table may have been created by another server a moment ago.
+    MT_RETURN_IF_ERROR(catalog_.Refresh().status());
+    handle = catalog_.Find(name);
+  }
   if (!handle) return Status::NotFound("Requested resource not found");
   return handle;
 }

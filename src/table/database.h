@@ -116,7 +116,8 @@ class Database {
   ItemCommitter& committer() { return committer_; }
 
   // The table, or ResourceNotFoundException "Requested resource not found".
-  Result<std::shared_ptr<const TableHandle>> Table(std::string_view name) const;
+  // On a shared store (ItemCommitter::logged()) a miss refreshes the catalog first.
+  Result<std::shared_ptr<const TableHandle>> Table(std::string_view name);
 
   // `key` must already be validated against the table's key schema (ValidateKey).
   Result<std::optional<Item>> GetItem(const TableHandle& table, const Item& key);
