@@ -64,7 +64,8 @@ Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
       catalog_(engine_.get(), *store_),
       committer_(*store_, catalog_, clock),
       streams_(*store_, clock),
-      ttl_(*store_, committer_, catalog_, streams_, clock) {
+      ttl_(*store_, committer_, catalog_, streams_, clock),
+      ttl_lease_(*store_, "ttl", 10'000, clock) {
   catalog_.SetChangeListener(
       [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
 }
@@ -74,7 +75,8 @@ Database::Database(std::unique_ptr<engine::PartitionStore> store, Clock clock)
       catalog_(nullptr, *store_),
       committer_(*store_, catalog_, clock),
       streams_(*store_, clock),
-      ttl_(*store_, committer_, catalog_, streams_, clock) {
+      ttl_(*store_, committer_, catalog_, streams_, clock),
+      ttl_lease_(*store_, "ttl", 10'000, clock) {
   catalog_.SetChangeListener(
       [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
 }
@@ -109,8 +111,13 @@ void Database::RunBackground(std::stop_token stop) {
         std::fprintf(stderr, "monotable: transaction recovery failed: %s\n", st.message().c_str());
       }
     }
-    if (auto expired = ttl_.RunOnce(); !expired.ok()) {
-      std::fprintf(stderr, "monotable: TTL pass failed: %s\n", expired.status().message().c_str());
+    auto held = committer_.logged() ? ttl_lease_.TryHold() : Result<bool>(true);
+    if (!held.ok()) {
+      std::fprintf(stderr, "monotable: TTL lease failed: %s\n", held.status().message().c_str());
+    } else if (*held) {
+      if (auto expired = ttl_.RunOnce(); !expired.ok()) {
+        std::fprintf(stderr, "monotable: TTL pass failed: %s\n", expired.status().message().c_str());
+      }
     }
     int64_t now = SystemNowMs();
     if (now - last_trim >= 60 * 1000) {

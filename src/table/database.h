@@ -2,40 +2,47 @@
 // front end over it; tools and tests may use it directly.
 //
 // Contract:
-// - Open() opens the engine (RocksDB under `path`, or memory) and loads the catalog.
+// - Open() opens the engine (RocksDB under `path`, memory, or the partitioned test engine) and
+//   loads the catalog; OpenOnStore() does the same over any PartitionStore (Ceph RADOS).
 // - Every item write goes through Write(): a read-modify-write of one item. The `apply`
 //   callback sees the current item (nullptr when absent) and returns the new item (nullopt to
 //   delete it) or a Status to refuse (e.g. ConditionalCheckFailed). It must have no side effects:
 //   if another writer changes the item between the read and the commit, the commit's guard fails
-//   and Write() calls `apply` again on the newer item. Items, statistics (and later index
-//   entries and change records) commit in one atomic engine batch.
+//   and Write() calls `apply` again on the newer item (see Storage below for what commits with it).
 // - Destroying the Database is a clean shutdown: no request may still be using it.
 // - Reads (GetItem) are served from the latest committed state; every committed write is visible
 //   to every later read, so eventually and strongly consistent reads behave alike here.
 //
-// Storage (issue #45, in progress): GetItem, Query, Scan, item collection sizes, the streams'
-// reads, trims and records, and the catalog (with its version) go through the partition contract
-// (store(), engine.h part 1). Item writes (single, batch, transactions) commit the item with
-// everything derived from it (GSI/LSI and expiry entries, stream records: changelog::AppendDerived)
-// in one PartitionStore::CommitWithDerived, which only the embedded stores offer; the logged path
-// of a partitioned store (changelog::ChangeApplier) is not wired to the Database yet. TTL
-// deletions, index backfills and idempotency records still commit engine batches, and
-// the catalog's statistics walk and TransactGetItems read an engine snapshot (engine()); only
-// the embedded engines run a Database until they move (change-log appliers, the transaction
-// ledger).
+// Storage: every read and write goes through the partition contract (store(), engine.h part 1).
+// Two write paths, chosen by the store (ItemCommitter::logged()):
+// - Embedded stores (memory, RocksDB) apply derived writes in the commit: an item write (single,
+//   batch, transaction) commits the item with everything derived from it (GSI/LSI and expiry
+//   entries, stream records: changelog::AppendDerived) in one PartitionStore::CommitWithDerived.
+// - Other stores (the partitioned test engine, Ceph RADOS) take the logged path: one partition
+//   commit per item with its change logged, then the change-log applier (table/item_commit.h);
+//   transactions of several items go through the coordinator and ledger of src/txn. Open()
+//   re-applies untrimmed change logs and recovers in-doubt transactions; the background loop
+//   refreshes the catalog (other servers' DDL) and recovers transactions stale for 5 s.
+// engine() (the ordered engine under an embedded store) is used only by backups, PITR and
+// exports, which need its snapshots; over a store alone has_engine() is false and they refuse.
 //
 // Per-server state (held in this process, not in the engine; what a shared engine must replace or
 // invalidate):
-// - Catalog: the published table map (a cache of the records in the system key space) and each
-//   table's live statistics (item count, bytes: counters updated by this process's writes, saved
-//   at a clean shutdown). Another server's writes or DDL are not seen until a reload.
-// - StreamCatalog: each stream's sequence allocator (next number, watermark of settled ones).
+// - Catalog: the published table map (a cache of the records in the system key space, refreshed
+//   from the store on a miss and every background period on a shared store) and each table's live
+//   statistics (item count, bytes: counters of this process's writes, saved at a clean shutdown).
+// - StreamCatalog: each stream's sequence allocator (next number, watermark of settled ones): two
+//   servers writing one table with a stream would number its records apart (not shared yet).
 // - Throughput: the simulated capacity buckets (per table / index / partition): local by design.
-// - IdempotencyCache (txn): running tokens and a cache of finished ones, in front of the engine's
-//   token records; the in-progress check is local.
-// - TtlWorker and IndexBuilder: background jobs of this process; no lease, so every server would
-//   run them.
-// - TableGate: a table's drop lock, local to the process.
+// - IdempotencyCache (txn): running tokens and a cache of finished ones, in front of the store's
+//   token records; the in-progress check is local. On the logged path the token also names the
+//   transaction's ledger record, which any server finds.
+// - TtlWorker: on a shared store, only the server holding the "ttl" lease (table/lease.h, kept in
+//   the store) runs the passes; a stopped holder is replaced within 10 s.
+// - IndexBuilder: background jobs of this process; every server that sees a backfilling index
+//   runs its backfill (its writes are guarded: duplicated work, not duplicated effects).
+// - TableGate: a table's drop lock, local to the process (another server's drop is seen by the
+//   catalog refresh, which closes the gate).
 #pragma once
 
 #include <functional>
@@ -50,6 +57,7 @@
 #include "table/throughput.h"
 #include "table/index_builder.h"
 #include "table/item_commit.h"
+#include "table/lease.h"
 #include "table/stream_catalog.h"
 #include "table/ttl_worker.h"
 
@@ -147,6 +155,8 @@ class Database {
   StreamCatalog streams_;
   IndexBuilder index_builder_{*store_, committer_, catalog_};  // destroyed early: stops background builds
   TtlWorker ttl_;
+  // On a shared store one server at a time runs the TTL passes (renewed every background period).
+  Lease ttl_lease_;
   std::jthread background_;  // destroyed first
 };
 

@@ -232,8 +232,8 @@ namespace monotable::table {
 namespace {
 
 // The catalog version orders every table record change and survives a reload; a change made by
-// another writer sharing the engine (here: a direct commit of the version record) makes the next
-// change fail instead of overwriting it.
+// another writer sharing the engine (another Catalog on it) makes the next change refresh first
+// instead of overwriting it.
 TEST(CatalogVersionTest, EveryRecordChangeBumpsTheVersionGuardedByTheLastOne) {
   auto engine = engine::NewMemoryEngine();
   {
@@ -254,19 +254,31 @@ TEST(CatalogVersionTest, EveryRecordChangeBumpsTheVersionGuardedByTheLastOne) {
   ASSERT_NE(catalog.Find("a"), nullptr);
   EXPECT_EQ(catalog.Find("b"), nullptr);
 
-  // Another writer moves the version on: this catalog's next change is refused, nothing written.
-  std::string bumped;
-  AppendBigEndian64(5, bumped);
-  ASSERT_TRUE(engine->Commit({.guards = {}, .mutations = {{PrefixBytes(kSystemKeyPrefix) + "V", bumped}}}).ok());
+  // Another server sharing the store creates a table: this catalog's guarded commit finds the
+  // version moved, refreshes (seeing the other's table) and answers as if it had known.
+  Catalog other(*engine);
+  ASSERT_TRUE(other.Load().ok());
+  ASSERT_TRUE(other.Create(Table("c")).ok());
+  EXPECT_EQ(other.version(), 5u);
+  EXPECT_EQ(catalog.Find("c"), nullptr);
   auto refused = catalog.Create(Table("c"));
-  EXPECT_FALSE(refused.ok());
-  EXPECT_EQ(catalog.version(), 4u);
-  Catalog reloaded(*engine);
-  ASSERT_TRUE(reloaded.Load().ok());
-  EXPECT_EQ(reloaded.Find("c"), nullptr);
-  EXPECT_EQ(reloaded.version(), 5u);
-  ASSERT_TRUE(reloaded.Create(Table("c")).ok());
-  EXPECT_EQ(reloaded.version(), 6u);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), ErrorCode::kResourceInUse);
+  EXPECT_NE(catalog.Find("c"), nullptr);
+  EXPECT_EQ(catalog.version(), 5u);
+  ASSERT_TRUE(catalog.Create(Table("d")).ok());
+  EXPECT_EQ(catalog.version(), 6u);
+  // The other sees it through Refresh; a table the other drops is gone here after a Refresh, and
+  // writes still holding its old handle refuse (its gate is closed).
+  EXPECT_EQ(other.Find("d"), nullptr);
+  ASSERT_TRUE(other.Refresh().value());
+  EXPECT_NE(other.Find("d"), nullptr);
+  EXPECT_FALSE(other.Refresh().value());  // nothing new
+  auto a_here = catalog.Find("a");
+  ASSERT_TRUE(other.Drop("a").ok());
+  ASSERT_TRUE(catalog.Refresh().value());
+  EXPECT_EQ(catalog.Find("a"), nullptr);
+  EXPECT_TRUE(a_here->gate->dropped);
 }
 
 }  // namespace
