@@ -19,14 +19,15 @@ ItemCommitter::ItemCommitter(engine::PartitionStore& store, Catalog& catalog, tx
 
 Status ItemCommitter::CommitItem(const TableDescription& table, std::string_view item_key,
                                  std::optional<std::string> expected, std::optional<std::string> new_value,
-                                 changelog::ItemChange change) {
+                                 changelog::ItemChange change, bool log) {
   MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, item_key));
   engine::PartitionWrite write;
   write.guards.push_back({std::string(address.sort_key), std::move(expected)});
   write.mutations.push_back({std::string(address.sort_key), std::move(new_value)});
   write.marker_guards.push_back({std::string(address.sort_key), std::nullopt});
   change.table_keyspace = table.key_prefix;
-  Status committed = applier_.CommitLogged(address.partition, std::move(write), change);
+  Status committed = log ? applier_.CommitLogged(address.partition, std::move(write), change)
+                         : store_.Commit(address.partition, std::move(write)).status();
   if (committed.code() != ErrorCode::kGuardFailed) return committed;
   MT_ASSIGN_OR_RETURN(auto marker, store_.GetMarker(address.partition, address.sort_key));
   if (marker) return Status(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");

@@ -52,8 +52,10 @@ class ItemCommitter {
   // True when item writes take the logged path (the store does not apply derived writes).
   bool logged() const { return logged_; }
 
+  // `log` false: the change derives nothing (no index or expiry entry changes, no stream record),
+  // so it is not logged and nothing is drained: one partition commit.
   Status CommitItem(const TableDescription& table, std::string_view item_key, std::optional<std::string> expected,
-                    std::optional<std::string> new_value, changelog::ItemChange change);
+                    std::optional<std::string> new_value, changelog::ItemChange change, bool log = true);
   Status Rederive(const TableDescription& table, std::string_view item_key, const std::string& stored_value);
 
   changelog::ChangeApplier& applier() { return applier_; }

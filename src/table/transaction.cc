@@ -102,6 +102,7 @@ struct LoggedAttempt {
   std::optional<Item> old_item;
   WriteResult result;
   std::optional<std::string> encoded;  // the new item's encoding
+  bool derives = false;  // the write changes a secondary-index or expiry entry (the applier has work)
   Status outcome = Status::Ok();
 };
 
@@ -145,6 +146,7 @@ Result<LoggedAttempt> ReadAndApply(Database& db, const WriteAction& action, cons
     attempt.result.index_costs =
         changelog::AppendDerived(table, old_item, attempt.result.new_item ? &*attempt.result.new_item : nullptr, {},
                                  derived, nullptr, attempt.encoded ? &*attempt.encoded : nullptr);
+    attempt.derives = !derived.mutations.empty();
   }
   attempt.outcome = ChargeWrite(db, *action.table, action.key, old_item, attempt.result, charge);
   return attempt;
@@ -178,7 +180,9 @@ Status CommitLoggedAttempt(Database& db, const WriteAction& action, const std::s
   changelog::ItemChange change = ChangeOf(table, attempt, changes);
   std::shared_lock gate(action.table->gate->mutex);
   if (action.table->gate->dropped) return Status::NotFound("Requested resource not found");
-  return db.committer().CommitItem(table, key, attempt.raw, attempt.encoded, std::move(change));
+  // A change that derives nothing (no index or expiry entry, no stream record) needs no log record.
+  const bool log = attempt.derives || !change.extra.empty();
+  return db.committer().CommitItem(table, key, attempt.raw, attempt.encoded, std::move(change), log);
 }
 
 void CountCommitted(const WriteAction& action, const WriteResult& r) {
@@ -226,7 +230,9 @@ Result<TransactionResult> WriteThroughCoordinator(Database& db, const std::vecto
       if (!write.check_only) {
         write.new_value = attempts[i].encoded;
         changes.push_back(std::make_unique<ChangeLogBatch>(db.streams()));
-        write.change = changelog::EncodeItemChange(ChangeOf(table, attempts[i], *changes.back()));
+        changelog::ItemChange change = ChangeOf(table, attempts[i], *changes.back());
+        // A change that derives nothing needs no log record (and its partition no drain).
+        if (attempts[i].derives || !change.extra.empty()) write.change = changelog::EncodeItemChange(change);
       }
     }
     Result<txn::TxnOutcome> ran = Status::Ok();

@@ -174,8 +174,9 @@ Status Coordinator::ApplyAll(const LedgerRecord& record) {
     }
     // A failed guard: applied already (by a recoverer, or by an earlier run of this record).
     MT_RETURN_IF_ERROR(IgnoringGuardFailure(store_.Commit(w.Partition(), std::move(write)).status()));
-    // Drained even then: whoever applied it may have stopped before draining.
-    if (!w.check_only) MT_RETURN_IF_ERROR(applier_.Drain(w.Partition()));
+    // Drained even then: whoever applied it may have stopped before draining. A write that logged
+    // nothing (it derives nothing) leaves nothing to drain.
+    if (!w.check_only && !w.change.empty()) MT_RETURN_IF_ERROR(applier_.Drain(w.Partition()));
   }
   return Status::Ok();
 }

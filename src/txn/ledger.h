@@ -40,6 +40,7 @@ struct TxnWrite {
   bool check_only = false;               // ConditionCheck: guarded (prepared and released), writes nothing
   std::optional<std::string> new_value;  // nullopt: delete (ignored when check_only)
   std::string change;                    // changelog::EncodeItemChange(...) of this write; empty when check_only
+                                         // or when the write derives nothing (not logged)
 
   engine::PartitionRef Partition() const { return {keyspace, partition_id}; }
 };
