@@ -72,8 +72,8 @@ int64_t PitrLog::NextTime() {
   return std::max(now, last);
 }
 
-std::function<void(engine::WriteBatch&)> PitrLog::Capture(const TableDescription& table, const Item* old_item,
-                                                          const Item* new_item) {
+table::ChangeHook::Append PitrLog::Capture(const TableDescription& table, const Item* old_item,
+                                           const Item* new_item) {
   if (enabled_count_.load(std::memory_order_acquire) == 0) return {};
   auto map = published_.load(std::memory_order_acquire);
   auto found = map->find(table.key_prefix);
@@ -87,11 +87,12 @@ std::function<void(engine::WriteBatch&)> PitrLog::Capture(const TableDescription
   value += key;
   value.push_back(old_item ? 1 : 0);
   if (old_item) value += EncodeItem(*old_item);
-  return [this, prefix = found->second.history_prefix, value = std::move(value)](engine::WriteBatch& batch) mutable {
-    // The full key [history keyspace][partition ""][time][sequence] (its sort key at offset 4).
+  return [this, prefix = found->second.history_prefix,
+          value = std::move(value)](std::vector<changelog::AddressedMutation>& out) mutable {
+    // The full key [history keyspace][partition ""][time][sequence]: its sort key at offset 4.
     std::string record_key = table::PrefixBytes(prefix) + TimeSortKey(NextTime());
     AppendU64(record_key, sequence_.fetch_add(1, std::memory_order_relaxed));
-    batch.mutations.push_back({std::move(record_key), std::move(value)});
+    out.push_back({std::move(record_key), 4, std::move(value)});
   };
 }
 

@@ -48,8 +48,7 @@ class PitrLog : public table::ChangeHook {
 
   Status Load();
 
-  std::function<void(engine::WriteBatch&)> Capture(const TableDescription& table, const Item* old_item,
-                                                   const Item* new_item) override;
+  Append Capture(const TableDescription& table, const Item* old_item, const Item* new_item) override;
 
   // The table's PITR record while it is enabled (the same table: prefix and id).
   std::optional<PitrRecord> Find(const TableDescription& table) const;
