@@ -17,7 +17,8 @@
 //   history after the items makes this exact for every write acknowledged before the call; a
 //   write in flight meanwhile may be seen half (there is no snapshot across partitions). T must
 //   lie in [Earliest, Latest] (the caller checks). The reads happen when the job runs: a source
-//   dropped before then reads as empty (the caller reads before dropping).
+//   dropped before then reads as empty (the caller reads before dropping). The table's items are
+//   held in memory for the call (the history is read after them).
 // - Earliest(r) = max(the time PITR was enabled, now - recovery period); Latest = now.
 // - Enable() allocates a fresh history key space (re-enabling after a Disable starts a new
 //   window); Disable() forgets the window and drops the history. Records persist in the system
