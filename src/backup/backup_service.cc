@@ -1,6 +1,7 @@
 #include "backup/backup_service.h"
 
 #include <cstdio>
+#include <shared_mutex>
 
 #include "backup/table_loader.h"
 #include "model/item_codec.h"
@@ -22,6 +23,14 @@ BackupService::BackupService(table::Database& db, table::Clock clock)
   }
   db_.streams().SetChangeHook(pitr_);
   worker_ = std::jthread([this](std::stop_token stop) { Run(stop); });
+}
+
+Status SourceKept(const table::TableHandle& source) {
+  // The drop marks the gate before it drops the keyspace: not marked after the reads, the reads
+  // saw the whole table (there is no snapshot to keep a dropped table readable).
+  std::shared_lock gate(source.gate->mutex);
+  if (source.gate->dropped) return Status::NotFound("the source table was deleted while it was read");
+  return Status::Ok();
 }
 
 BackupService::~BackupService() {
@@ -230,7 +239,8 @@ Result<TableDescription> BackupService::RestoreToTime(std::shared_ptr<const tabl
   return StartRestore(
       std::move(plan), std::move(record),
       [this, source, pitr, at_ms](const std::function<Status(std::string_view)>& fn) {
-        return pitr_->ForEachItemAt(*source->description, pitr, at_ms, fn);
+        MT_RETURN_IF_ERROR(pitr_->ForEachItemAt(*source->description, pitr, at_ms, fn));
+        return SourceKept(*source);
       },
       nullptr);
 }

@@ -38,6 +38,10 @@
 
 namespace monotable::backup {
 
+// OK unless `source` was dropped (DeleteTable) by now: a job reading a table without a snapshot
+// checks it after its reads, so a table dropped under it fails the job instead of giving part of it.
+Status SourceKept(const table::TableHandle& source);
+
 class BackupService {
  public:
   static constexpr int64_t kTrimPeriodMs = 10 * 60 * 1000;

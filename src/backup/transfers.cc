@@ -162,10 +162,11 @@ Result<ExportRecord> BackupService::Export(std::shared_ptr<const table::TableHan
   Enqueue([this, source, pitr, record]() mutable {
     Status st = !store_ ? Status::NotFound(kNoStore)
                         : WriteExport(*store_, record, [&](const Emit& emit) {
-                        return record.export_type == "INCREMENTAL_EXPORT"
-                                   ? ChangeLines(*pitr_, *source->description, pitr, record, emit)
-                                   : FullLines(*pitr_, *source->description, pitr, record.export_ms,
-                                               record.format == "ION", emit);
+                        MT_RETURN_IF_ERROR(record.export_type == "INCREMENTAL_EXPORT"
+                                               ? ChangeLines(*pitr_, *source->description, pitr, record, emit)
+                                               : FullLines(*pitr_, *source->description, pitr, record.export_ms,
+                                                           record.format == "ION", emit));
+                        return SourceKept(*source);  // before the manifest: no complete-looking export
                       });
     record.end_ms = clock_();
     if (st.ok()) {

@@ -94,3 +94,28 @@ TEST(PartitionedBackupTest, BackupAndRestoreWithAGsi) {
 
 }  // namespace
 }  // namespace monotable::backup
+
+namespace monotable::backup {
+namespace {
+
+// Jobs read a table without a snapshot: one dropped under them fails instead of giving part of it.
+TEST(PartitionedBackupTest, SourceKeptFailsOnceTheTableIsDropped) {
+  auto opened = table::Database::OpenOnStore(engine::OpenPartitionedStore(engine::NewPartitionedState()),
+                                             table::DatabaseOptions{});
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  table::Database& db = **opened;
+  TableDescription t;
+  t.name = "gone";
+  t.attribute_definitions = {{"pk", AttrType::kS}};
+  t.key_schema = {{"pk", KeyRole::kHash}};
+  t.billing_mode = BillingMode::kPayPerRequest;
+  ASSERT_TRUE(db.catalog().Create(t).ok());
+  auto handle = db.catalog().Find("gone");
+  ASSERT_TRUE(handle);
+  EXPECT_TRUE(SourceKept(*handle).ok());
+  ASSERT_TRUE(db.catalog().Drop("gone").ok());
+  EXPECT_EQ(SourceKept(*handle).code(), ErrorCode::kResourceNotFound);
+}
+
+}  // namespace
+}  // namespace monotable::backup
