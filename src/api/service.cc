@@ -184,8 +184,8 @@ Service::Service(table::Database& db, ServerIdentity identity, Authenticator aut
   for (const Operation* op : StreamOperations()) {
     operations_.emplace(std::string(kStreamsPrefix) + std::string(op->name), op);
   }
-  // Backups, PITR, exports and imports read the ordered engine's snapshots: not on a store alone.
-  if (db_.has_engine()) backups_ = std::make_unique<backup::BackupService>(db_);
+  // Backups, PITR, exports and imports run over the partition store (every engine).
+  backups_ = std::make_unique<backup::BackupService>(db_);
 }
 
 Service::~Service() = default;

@@ -54,7 +54,7 @@ class Service {
   Service(table::Database& db, ServerIdentity identity, Authenticator auth = {});
   ~Service();
   // Backups, PITR, export and import of this server (src/backup).
-  // Null when the database runs on a store without an ordered engine (no backups there yet).
+  // Backups, PITR, exports and imports (on every storage engine).
   backup::BackupService* backups() { return backups_.get(); }
 
   // Answers one request and records it in the metrics (and the request log, when enabled).

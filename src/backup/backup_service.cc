@@ -1,6 +1,7 @@
 #include "backup/backup_service.h"
 
 #include <cstdio>
+#include <shared_mutex>
 
 #include "backup/table_loader.h"
 #include "model/item_codec.h"
@@ -11,8 +12,8 @@ namespace monotable::backup {
 BackupService::BackupService(table::Database& db, table::Clock clock)
     : db_(db),
       clock_(std::move(clock)),
-      backups_(db.engine(), db.catalog()),
-      pitr_(std::make_shared<PitrLog>(db.engine(), db.catalog(), clock_)) {
+      backups_(db.store(), db.catalog()),
+      pitr_(std::make_shared<PitrLog>(db.store(), db.catalog(), clock_)) {
   load_status_ = backups_.Load();
   if (load_status_.ok()) load_status_ = pitr_->Load();
   if (load_status_.ok()) load_status_ = LoadRestores();
@@ -24,6 +25,14 @@ BackupService::BackupService(table::Database& db, table::Clock clock)
   worker_ = std::jthread([this](std::stop_token stop) { Run(stop); });
 }
 
+Status SourceKept(const table::TableHandle& source) {
+  // The drop marks the gate before it drops the keyspace: not marked after the reads, the reads
+  // saw the whole table (there is no snapshot to keep a dropped table readable).
+  std::shared_lock gate(source.gate->mutex);
+  if (source.gate->dropped) return Status::NotFound("the source table was deleted while it was read");
+  return Status::Ok();
+}
+
 BackupService::~BackupService() {
   worker_.request_stop();
   wake_.notify_all();
@@ -31,19 +40,15 @@ BackupService::~BackupService() {
 }
 
 Status BackupService::LoadRestores() {
-  std::vector<RestoreRecord> unfinished;
+  std::vector<RestoreRecord> unfinished, finished;
+  MT_RETURN_IF_ERROR(ScanSystemRecords(db_.store(), RestoreKeysBegin(), RestoreKeysEnd(), [&](std::string_view value) {
+    MT_ASSIGN_OR_RETURN(RestoreRecord r, DecodeRestore(value));
+    (r.in_progress ? unfinished : finished).push_back(std::move(r));
+    return Status::Ok();
+  }));
   {
-    auto it = db_.engine().NewIterator(RestoreKeysBegin(), RestoreKeysEnd());
     std::lock_guard lock(restores_mu_);
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      MT_ASSIGN_OR_RETURN(RestoreRecord r, DecodeRestore(it->value()));
-      if (r.in_progress) {
-        unfinished.push_back(std::move(r));
-      } else {
-        restores_[r.table_id] = std::move(r);
-      }
-    }
-    MT_RETURN_IF_ERROR(it->status());
+    for (auto& r : finished) restores_[r.table_id] = std::move(r);
   }
   // A restore cut short by a stop: its half-loaded table goes (the caller restores again).
   for (const auto& r : unfinished) {
@@ -54,13 +59,13 @@ Status BackupService::LoadRestores() {
         (void)db_.catalog().Drop(name);
       }
     }
-    MT_RETURN_IF_ERROR(db_.engine().Commit({{}, {{RestoreKey(r.table_id), std::nullopt}}}));
+    MT_RETURN_IF_ERROR(PutSystemRecord(db_.store(), RestoreKey(r.table_id), std::nullopt));
   }
   return Status::Ok();
 }
 
 Status BackupService::PutRestore(const RestoreRecord& r) {
-  MT_RETURN_IF_ERROR(db_.engine().Commit({{}, {{RestoreKey(r.table_id), EncodeRestore(r)}}}));
+  MT_RETURN_IF_ERROR(PutSystemRecord(db_.store(), RestoreKey(r.table_id), EncodeRestore(r)));
   std::lock_guard lock(restores_mu_);
   restores_[r.table_id] = r;
   return Status::Ok();
@@ -121,13 +126,7 @@ void BackupService::Run(std::stop_token stop) {
 Result<BackupRecord> BackupService::CreateBackup(const table::TableHandle& table, std::string name) {
   MT_RETURN_IF_ERROR(load_status_);
   MT_ASSIGN_OR_RETURN(BackupStore::Pending pending, backups_.Begin(table, std::move(name), clock_()));
-  BackupRecord record = pending.record;
-  Enqueue([this, pending = std::move(pending)] {
-    if (Status st = backups_.Copy(pending); !st.ok()) {
-      std::fprintf(stderr, "monotable: backup %s failed: %s\n", pending.record.id.c_str(), st.message().c_str());
-    }
-  });
-  return record;
+  return CopyNow(pending);
 }
 
 Result<BackupRecord> BackupService::CreateSystemBackup(const table::TableHandle& table) {
@@ -136,13 +135,19 @@ Result<BackupRecord> BackupService::CreateSystemBackup(const table::TableHandle&
   MT_ASSIGN_OR_RETURN(BackupStore::Pending pending,
                       backups_.Begin(table, table.description->name + "$DeletedTableBackup", now, "SYSTEM",
                                      now + kSystemBackupDays * 24 * 3600 * 1000));
-  BackupRecord record = pending.record;
-  Enqueue([this, pending = std::move(pending)] {
-    if (Status st = backups_.Copy(pending); !st.ok()) {
-      std::fprintf(stderr, "monotable: backup %s failed: %s\n", pending.record.id.c_str(), st.message().c_str());
-    }
-  });
-  return record;
+  return CopyNow(pending);
+}
+
+Result<BackupRecord> BackupService::CopyNow(const BackupStore::Pending& pending) {
+  // Copied before the request is answered: the backup holds every write acknowledged before the
+  // request and none acknowledged after the answer (there is no snapshot to copy from later).
+  if (Status st = backups_.Copy(pending); !st.ok()) {
+    std::fprintf(stderr, "monotable: backup %s failed: %s\n", pending.record.id.c_str(), st.message().c_str());
+    return st;
+  }
+  auto found = backups_.Find(pending.record.id);
+  if (!found) return Status(ErrorCode::kBackupNotFound, "");
+  return *found;
 }
 
 Status BackupService::DeleteExpired() {
@@ -180,7 +185,7 @@ Result<TableDescription> BackupService::StartRestore(TableDescription plan, Rest
                     ? Status::Ok()
                     : Status::NotFound("the restored table was dropped");
     if (st.ok()) {
-      TableLoader loader(db_.engine(), handle);
+      TableLoader loader(db_, handle);
       st = source([&](std::string_view bytes) -> Status {
         MT_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
         return loader.Add(item);
@@ -190,7 +195,7 @@ Result<TableDescription> BackupService::StartRestore(TableDescription plan, Rest
     if (!st.ok()) {
       std::fprintf(stderr, "monotable: restoring table %s failed: %s\n", name.c_str(), st.message().c_str());
       if (handle && handle->description->table_id == record.table_id) (void)db_.catalog().Drop(name);
-      (void)db_.engine().Commit({{}, {{RestoreKey(record.table_id), std::nullopt}}});
+      (void)PutSystemRecord(db_.store(), RestoreKey(record.table_id), std::nullopt);
       std::lock_guard lock(restores_mu_);
       restores_.erase(record.table_id);
     } else {
@@ -230,13 +235,12 @@ Result<TableDescription> BackupService::RestoreToTime(std::shared_ptr<const tabl
   RestoreRecord record;
   record.source_table_arn = std::move(source_table_arn);
   record.restore_ms = at_ms;
-  // Read from a snapshot of the request's instant: a later drop of the source or of its history
-  // does not change what the restore loads.
-  auto snapshot = db_.engine().GetSnapshot();
+  // Read when the job runs (pitr.h: the history keeps the items as of at_ms meanwhile).
   return StartRestore(
       std::move(plan), std::move(record),
-      [this, source, pitr, at_ms, snapshot](const std::function<Status(std::string_view)>& fn) {
-        return pitr_->ForEachItemAt(*source->description, pitr, at_ms, fn, snapshot);
+      [this, source, pitr, at_ms](const std::function<Status(std::string_view)>& fn) {
+        MT_RETURN_IF_ERROR(pitr_->ForEachItemAt(*source->description, pitr, at_ms, fn));
+        return SourceKept(*source);
       },
       nullptr);
 }

@@ -5,8 +5,8 @@
 // - Construction loads the persisted state (backups, PITR settings, restore records) and
 //   installs the PITR history hook on the database's change log; a background worker then runs
 //   backup copies and restores in request order, and trims PITR history every few minutes.
-// - CreateBackup() (and CreateSystemBackup()) return at once with the backup CREATING (consistent at that instant, see
-//   backup_store.h); the worker copies it and makes it AVAILABLE.
+// - CreateBackup() (and CreateSystemBackup()) copy the table before they return, and return the
+//   backup AVAILABLE (consistent per partition, see backup_store.h); works on every PartitionStore.
 // - Restore*() create the target table at once (DescribeTable says CREATING and RestoreSummary
 //   RestoreInProgress=true until the load ends) and load its items on the worker; then the table
 //   is ACTIVE. A restore interrupted by a stop leaves a table that the next start drops.
@@ -14,7 +14,9 @@
 // - Exports and imports (export_import.h) run on the worker too, against the object store set by
 //   set_object_store() (object_store.h: `serve --export-dir DIR` or `serve --s3-endpoint URL`;
 //   set_export_dir() is the directory's shorthand; none: they fail). Their records persist in
-//   the system key space ('E', 'I'); one still IN_PROGRESS at a start is marked FAILED.
+//   the system partition ('E', 'I'; records.h); one still IN_PROGRESS at a start is marked FAILED.
+// - Everything reads and writes through db.store() (engine.h part 1): restores and imports load
+//   through TableLoader (the logged write path on a logged store), PITR reads are pitr.h's.
 // - The destructor stops the worker after the job in hand (the database must outlive it).
 #pragma once
 
@@ -36,6 +38,10 @@
 
 namespace monotable::backup {
 
+// OK unless `source` was dropped (DeleteTable) by now: a job reading a table without a snapshot
+// checks it after its reads, so a table dropped under it fails the job instead of giving part of it.
+Status SourceKept(const table::TableHandle& source);
+
 class BackupService {
  public:
   static constexpr int64_t kTrimPeriodMs = 10 * 60 * 1000;
@@ -55,7 +61,7 @@ class BackupService {
 
   Result<BackupRecord> CreateBackup(const table::TableHandle& table, std::string name);
   // The SYSTEM backup AWS makes of a table with PITR enabled that is being deleted (call before the
-  // drop: the snapshot keeps the items for the copy); kept kSystemBackupDays, then deleted.
+  // drop: the items are copied before it returns); kept kSystemBackupDays, then deleted.
   static constexpr int64_t kSystemBackupDays = 35;
   Result<BackupRecord> CreateSystemBackup(const table::TableHandle& table);
   // Deletes SYSTEM backups past their expiry (the worker does it with the PITR trim).
@@ -103,6 +109,7 @@ class BackupService {
   Status PutExport(const ExportRecord& r);
   Status PutImport(const ImportRecord& r);
   Status PutRestore(const RestoreRecord& r);
+  Result<BackupRecord> CopyNow(const BackupStore::Pending& pending);
   // Creates the target table and its restore record; the job loads it with `for_each`'s items.
   using ItemSource = std::function<Status(const std::function<Status(std::string_view)>&)>;
   Result<TableDescription> StartRestore(TableDescription plan, RestoreRecord record, ItemSource source,

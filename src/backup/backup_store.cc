@@ -16,37 +16,33 @@ constexpr size_t kCopyBatchBytes = 4 << 20;
 
 Status BackupStore::Load() {
   std::vector<BackupRecord> abandoned;
+  std::vector<BackupRecord> loaded;
+  MT_RETURN_IF_ERROR(ScanSystemRecords(store_, BackupKeysBegin(), BackupKeysEnd(), [&](std::string_view value) {
+    MT_ASSIGN_OR_RETURN(BackupRecord record, DecodeBackup(value));
+    (record.status == BackupStatus::kCreating ? abandoned : loaded).push_back(std::move(record));
+    return Status::Ok();
+  }));
   {
-    auto it = engine_.NewIterator(BackupKeysBegin(), BackupKeysEnd());
     std::lock_guard lock(mu_);
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      auto record = DecodeBackup(it->value());
-      if (!record.ok()) return record.status();
-      if (record->status == BackupStatus::kCreating) {
-        abandoned.push_back(std::move(*record));
-      } else {
-        backups_[record->id] = std::move(*record);
-      }
-    }
-    MT_RETURN_IF_ERROR(it->status());
+    for (auto& record : loaded) backups_[record.id] = std::move(record);
   }
-  for (const auto& record : abandoned) {
-    auto [first, last] = table::KeySpaceRange(record.data_prefix);
-    MT_RETURN_IF_ERROR(engine_.DeleteRange(first, last));
-    MT_RETURN_IF_ERROR(engine_.Commit({{}, {{BackupKey(record.id), std::nullopt}}}));
-  }
+  for (const auto& record : abandoned) MT_RETURN_IF_ERROR(Remove(record));
   return Status::Ok();
 }
 
 Status BackupStore::Persist(const BackupRecord& record) {
-  return engine_.Commit({{}, {{BackupKey(record.id), EncodeBackup(record)}}});
+  return PutSystemRecord(store_, BackupKey(record.id), EncodeBackup(record));
+}
+
+Status BackupStore::Remove(const BackupRecord& record) {
+  // The copy first: a record left behind by a failure points at nothing half-dropped it still needs.
+  MT_RETURN_IF_ERROR(store_.DropKeyspace(record.data_prefix));
+  return PutSystemRecord(store_, BackupKey(record.id), std::nullopt);
 }
 
 Result<BackupStore::Pending> BackupStore::Begin(const table::TableHandle& table, std::string name, int64_t now_ms,
                                                 std::string type, int64_t expiry_ms) {
   Pending pending;
-  // The snapshot first: the backup holds every write acknowledged before the request.
-  pending.snapshot = engine_.GetSnapshot();
   pending.table_prefix = table.description->key_prefix;
   MT_ASSIGN_OR_RETURN(uint32_t prefix, catalog_.NewKeyPrefix());
   BackupRecord& r = pending.record;
@@ -68,41 +64,38 @@ Result<BackupStore::Pending> BackupStore::Begin(const table::TableHandle& table,
 
 Status BackupStore::Copy(const Pending& pending) {
   BackupRecord record = pending.record;
-  auto [first, last] = table::KeySpaceRange(pending.table_prefix);
-  std::string target = table::PrefixBytes(record.data_prefix);
-  auto it = engine_.NewIterator(first, last, pending.snapshot);
-  engine::WriteBatch batch;
+  const engine::PartitionRef target = DataPartition(record.data_prefix);
+  engine::PartitionWrite batch;
   size_t batch_bytes = 0;
   Status status;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    std::string_view key = it->key(), value = it->value();
+  // The table's keys, keyspace-relative (partition id + sort key), become the copy's sort keys.
+  Status scanned = store_.ScanKeyspace(pending.table_prefix, "", "", [&](std::string_view key, std::string_view value) {
     auto size = EncodedItemSize(value);
     if (!size.ok()) {
       status = size.status();
-      break;
+      return false;
     }
     record.item_count++;
     record.size_bytes += static_cast<int64_t>(*size);
-    batch.mutations.push_back({target + std::string(key.substr(4)), std::string(value)});
+    batch.mutations.push_back({std::string(key), std::string(value)});
     batch_bytes += key.size() + value.size();
     if (batch.mutations.size() >= kCopyBatchItems || batch_bytes >= kCopyBatchBytes) {
-      status = engine_.Commit(batch);
-      if (!status.ok()) break;
+      status = store_.Commit(target, std::move(batch)).status();
+      if (!status.ok()) return false;
       batch = {};
       batch_bytes = 0;
     }
-  }
-  if (status.ok()) status = it->status();
-  if (status.ok() && !batch.mutations.empty()) status = engine_.Commit(batch);
+    return true;
+  });
+  if (status.ok()) status = scanned;
+  if (status.ok() && !batch.mutations.empty()) status = store_.Commit(target, std::move(batch)).status();
   if (status.ok()) {
     record.status = BackupStatus::kAvailable;
     status = Persist(record);
   }
   if (!status.ok()) {
     // Nothing half-made stays behind.
-    auto [df, dl] = table::KeySpaceRange(record.data_prefix);
-    (void)engine_.DeleteRange(df, dl);
-    (void)engine_.Commit({{}, {{BackupKey(record.id), std::nullopt}}});
+    (void)Remove(record);
     std::lock_guard lock(mu_);
     backups_.erase(record.id);
     return status;
@@ -141,9 +134,8 @@ Result<BackupRecord> BackupStore::Delete(std::string_view id) {
     record = it->second;
     backups_.erase(it);
   }
-  MT_RETURN_IF_ERROR(engine_.Commit({{}, {{BackupKey(record.id), std::nullopt}}}));
-  auto [first, last] = table::KeySpaceRange(record.data_prefix);
-  MT_RETURN_IF_ERROR(engine_.DeleteRange(first, last));
+  MT_RETURN_IF_ERROR(PutSystemRecord(store_, BackupKey(record.id), std::nullopt));
+  MT_RETURN_IF_ERROR(store_.DropKeyspace(record.data_prefix));
   record.status = BackupStatus::kDeleted;
   return record;
 }
@@ -166,10 +158,13 @@ bool BackupStore::Held(std::string_view id) const {
 
 Status BackupStore::ForEachItem(const BackupRecord& backup,
                                 const std::function<Status(std::string_view record)>& fn) const {
-  auto [first, last] = table::KeySpaceRange(backup.data_prefix);
-  auto it = engine_.NewIterator(first, last);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) MT_RETURN_IF_ERROR(fn(it->value()));
-  return it->status();
+  Status inner;
+  MT_RETURN_IF_ERROR(store_.ReadRange(DataPartition(backup.data_prefix), {"", "", true},
+                                      [&](std::string_view, std::string_view value) {
+                                        inner = fn(value);
+                                        return inner.ok();
+                                      }));
+  return inner;
 }
 
 }  // namespace monotable::backup

@@ -1,17 +1,21 @@
-// BackupStore: on-demand backups (CreateBackup and friends) kept inside the engine.
+// BackupStore: on-demand backups (CreateBackup and friends) kept inside the PartitionStore.
 //
 // Contract:
-// - Begin() registers a backup of a table as CREATING and takes an engine snapshot of it at that
-//   instant; Copy() then copies the table's items as of that snapshot into the backup's own key
-//   space (writes that land meanwhile are not in the backup), counts them and marks the backup
-//   AVAILABLE. The copy may run on another thread; the snapshot keeps the table's state alive.
-// - Records persist in the system key space (records.h): backups survive restarts on a durable
-//   engine. A backup found still CREATING at Load() lost its snapshot with the process that took
-//   it: it is removed (its partial copy dropped).
-// - Delete() removes the record and drops the backup's key space (the engine reclaims it in the
-//   background). A backup that is being created or restored from cannot be deleted.
+// - Begin() registers a backup of a table as CREATING; Copy() copies the table's items into the
+//   backup's own keyspace (ScanKeyspace over the table's keyspace, partition by partition),
+//   counts them and marks the backup AVAILABLE. Consistency is per partition: each partition is
+//   copied from one consistent view of it, with no view across partitions (as DynamoDB's own
+//   backups and exports; the ordered embedded engines happen to scan from one snapshot). Writes
+//   acknowledged before Begin() are in the backup; the caller runs Copy() right after Begin(),
+//   before answering, so that writes after the request are not (BackupService does).
+// - Records persist in the system partition (records.h): backups survive restarts on a durable
+//   engine. A backup found still CREATING at Load() was cut short by a stop: it is removed (its
+//   partial copy dropped).
+// - The copy lives in one partition ("") of the backup's keyspace, committed in batches (one
+//   partition commit each); Delete() removes the record and drops the backup's keyspace. A
+//   backup that is being created or restored from cannot be deleted.
 // - ForEachItem() reads a backup's items in key order.
-// - Thread-safe: one mutex guards the in-memory map (never held across an engine scan).
+// - Thread-safe: one mutex guards the in-memory map (never held across a store scan).
 #pragma once
 
 #include <functional>
@@ -31,19 +35,18 @@ namespace monotable::backup {
 
 class BackupStore {
  public:
-  BackupStore(engine::Engine& engine, table::Catalog& catalog) : engine_(engine), catalog_(catalog) {}
+  BackupStore(engine::PartitionStore& store, table::Catalog& catalog) : store_(store), catalog_(catalog) {}
 
   Status Load();
 
   struct Pending {
     BackupRecord record;
-    std::shared_ptr<const engine::Snapshot> snapshot;
     uint32_t table_prefix = 0;
   };
   // `type` USER or SYSTEM (with its expiry).
   Result<Pending> Begin(const table::TableHandle& table, std::string name, int64_t now_ms, std::string type = "USER",
                         int64_t expiry_ms = 0);
-  // Copies the snapshot into the backup and marks it AVAILABLE (or removes it on failure).
+  // Copies the table's items into the backup and marks it AVAILABLE (or removes it on failure).
   Status Copy(const Pending& pending);
 
   std::optional<BackupRecord> Find(std::string_view id) const;
@@ -60,8 +63,10 @@ class BackupStore {
 
  private:
   Status Persist(const BackupRecord& record);
+  // Removes a backup's record and copy.
+  Status Remove(const BackupRecord& record);
 
-  engine::Engine& engine_;
+  engine::PartitionStore& store_;
   table::Catalog& catalog_;
   mutable std::mutex mu_;
   std::map<std::string, BackupRecord, std::less<>> backups_;  // by id

@@ -40,11 +40,8 @@ int64_t GetInt(const rapidjson::Value& v, const char* key) {
   auto it = v.FindMember(key);
   return it != v.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64() : 0;
 }
-std::string SystemKey(char kind) {
-  std::string key = table::PrefixBytes(table::kSystemKeyPrefix);
-  key.push_back(kind);
-  return key;
-}
+// A sort key of the system partition (records.h: kRecordsPartition).
+std::string SystemKey(char kind) { return std::string(1, kind); }
 
 std::string Iso8601(int64_t ms) {
   time_t seconds = ms / 1000;

@@ -76,6 +76,7 @@ std::string EncodeExport(const ExportRecord& r);
 Result<ExportRecord> DecodeExport(std::string_view json);
 std::string EncodeImport(const ImportRecord& r);
 Result<ImportRecord> DecodeImport(std::string_view json);
+// Sort keys in the system partition (records.h: kRecordsPartition): ['E'][id], ['I'][id].
 std::string ExportKey(std::string_view id);
 std::string ExportKeysBegin();
 std::string ExportKeysEnd();

@@ -14,11 +14,7 @@
 namespace monotable::backup {
 namespace {
 
-std::string SystemKey(char kind) {
-  std::string key = table::PrefixBytes(table::kSystemKeyPrefix);
-  key.push_back(kind);
-  return key;
-}
+std::string SystemKey(char kind) { return std::string(1, kind); }
 
 using Writer = model::JsonWriter;
 
@@ -70,6 +66,24 @@ std::string PitrKeysEnd() { return SystemKey('H' + 1); }
 std::string RestoreKey(std::string_view table_id) { return SystemKey('R') + std::string(table_id); }
 std::string RestoreKeysBegin() { return SystemKey('R'); }
 std::string RestoreKeysEnd() { return SystemKey('R' + 1); }
+
+static_assert(table::kSystemKeyPrefix == 0, "kRecordsPartition is the system keyspace's");
+
+Status PutSystemRecord(engine::PartitionStore& store, std::string sort_key, std::optional<std::string> value) {
+  engine::PartitionWrite write;
+  write.mutations.push_back({std::move(sort_key), std::move(value)});
+  return store.Commit(kRecordsPartition, std::move(write)).status();
+}
+
+Status ScanSystemRecords(engine::PartitionStore& store, std::string_view begin, std::string_view end,
+                         const std::function<Status(std::string_view value)>& fn) {
+  Status inner;
+  MT_RETURN_IF_ERROR(store.ReadRange(kRecordsPartition, {begin, end, true}, [&](std::string_view, std::string_view v) {
+    inner = fn(v);
+    return inner.ok();
+  }));
+  return inner;
+}
 
 std::string EncodeBackup(const BackupRecord& r) {
   rapidjson::StringBuffer buffer;

@@ -1,22 +1,30 @@
-// Records of the backup subsystem, persisted in the engine's system key space, and their codecs.
+// Records of the backup subsystem, persisted in the system keyspace's partition "" of the
+// PartitionStore (engine.h part 1), and their codecs.
 //
-// Layout (system key space 0, beside the catalog's 'T'/'P'/'C', the streams' 'S' and the
-// idempotency tokens' 'K'/'k'):
-//   [0000]['B'][backup id]        -> BackupRecord JSON (an on-demand backup)
-//   [0000]['H'][table prefix u32] -> PitrRecord JSON (point-in-time recovery of one table)
-//   [0000]['R'][table id]         -> RestoreRecord JSON (how a restored table came to be)
-// A backup's items live in their own engine key space (BackupRecord::data_prefix) at
-// [data_prefix][the item's key without its table prefix] -> the item as stored (item codec).
+// Layout (sort keys of partition "" of system keyspace 0, beside the catalog's 'T'/'P'/'C', the
+// streams' 'S' and the idempotency tokens' 'K'/'k'; on the ordered embedded engines the engine
+// key is [0000][sort key], the layout of earlier versions):
+//   ['B'][backup id]        -> BackupRecord JSON (an on-demand backup)
+//   ['H'][table prefix u32] -> PitrRecord JSON (point-in-time recovery of one table)
+//   ['R'][table id]         -> RestoreRecord JSON (how a restored table came to be)
+// A backup's items live in a keyspace of their own (BackupRecord::data_prefix), in its ONE
+// partition "": sort key [the item's key without its table prefix] -> the item as stored (item
+// codec); engine key [data_prefix][...] on the ordered engines, as before.
+//
+// PutSystemRecord() / ScanSystemRecords() write and read those records (one-partition commits).
 //
 // Contract: Decode(Encode(r)) == r; Decode never crashes on bad bytes (kCorruption); unknown
 // members are ignored so that older servers read newer records.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "common/status.h"
+#include "engine/engine.h"
 
 namespace monotable::backup {
 
@@ -54,6 +62,7 @@ struct RestoreRecord {
   bool in_progress = true;
 };
 
+// Sort keys in the system partition (the *Begin/*End pairs bound a kind: [begin, end)).
 std::string BackupKey(std::string_view id);
 std::string BackupKeysBegin();
 std::string BackupKeysEnd();
@@ -63,6 +72,16 @@ std::string PitrKeysEnd();
 std::string RestoreKey(std::string_view table_id);
 std::string RestoreKeysBegin();
 std::string RestoreKeysEnd();
+
+// The system partition the records live in.
+constexpr engine::PartitionRef kRecordsPartition{0, ""};
+// Writes (nullopt: deletes) one record under `sort_key` of the system partition.
+Status PutSystemRecord(engine::PartitionStore& store, std::string sort_key, std::optional<std::string> value);
+// Calls `fn` with every record whose sort key is in [begin, end), in key order.
+Status ScanSystemRecords(engine::PartitionStore& store, std::string_view begin, std::string_view end,
+                         const std::function<Status(std::string_view value)>& fn);
+// The single partition holding a backup's (or any copy's) items in keyspace `keyspace`.
+inline engine::PartitionRef DataPartition(uint32_t keyspace) { return {keyspace, ""}; }
 
 std::string EncodeBackup(const BackupRecord& r);
 Result<BackupRecord> DecodeBackup(std::string_view json);

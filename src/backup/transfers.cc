@@ -15,19 +15,16 @@ namespace {
 using Emit = std::function<Status(std::string_view line, int64_t bytes)>;
 
 Status FullLines(PitrLog& pitr_log, const TableDescription& table, const PitrRecord& pitr, int64_t at_ms, bool ion,
-                 std::shared_ptr<const engine::Snapshot> snapshot, const Emit& emit) {
-  return pitr_log.ForEachItemAt(
-      table, pitr, at_ms,
-      [&](std::string_view bytes) -> Status {
-        MT_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
-        return emit(ion ? IonItemLine(item) : ItemLine(item), static_cast<int64_t>(ItemSize(item)));
-      },
-      std::move(snapshot));
+                 const Emit& emit) {
+  return pitr_log.ForEachItemAt(table, pitr, at_ms, [&](std::string_view bytes) -> Status {
+    MT_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
+    return emit(ion ? IonItemLine(item) : ItemLine(item), static_cast<int64_t>(ItemSize(item)));
+  });
 }
 
 // {"Metadata":{"WriteTime":{"N":"<microseconds>"}},"Keys":{...},"OldImage":{...},"NewImage":{...}}
 Status ChangeLines(PitrLog& pitr_log, const TableDescription& table, const PitrRecord& pitr, const ExportRecord& r,
-                   std::shared_ptr<const engine::Snapshot> snapshot, const Emit& emit) {
+                   const Emit& emit) {
   bool old_images = r.view_type != "NEW_IMAGE";
   return pitr_log.ForEachChange(
       table, pitr, r.from_ms, r.to_ms,
@@ -51,8 +48,7 @@ Status ChangeLines(PitrLog& pitr_log, const TableDescription& table, const PitrR
         line += "}";
         int64_t bytes = static_cast<int64_t>((after ? ItemSize(*after) : 0) + (before ? ItemSize(*before) : 0));
         return emit(line, bytes);
-      },
-      std::move(snapshot));
+      });
 }
 
 const char* const kNoStore =
@@ -70,22 +66,16 @@ std::string FailureCode(const Status& st, const char* otherwise) {
 Status BackupService::LoadTransfers() {
   std::vector<ExportRecord> exports;
   std::vector<ImportRecord> imports;
-  {
-    auto it = db_.engine().NewIterator(ExportKeysBegin(), ExportKeysEnd());
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      MT_ASSIGN_OR_RETURN(ExportRecord r, DecodeExport(it->value()));
-      exports.push_back(std::move(r));
-    }
-    MT_RETURN_IF_ERROR(it->status());
-  }
-  {
-    auto it = db_.engine().NewIterator(ImportKeysBegin(), ImportKeysEnd());
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      MT_ASSIGN_OR_RETURN(ImportRecord r, DecodeImport(it->value()));
-      imports.push_back(std::move(r));
-    }
-    MT_RETURN_IF_ERROR(it->status());
-  }
+  MT_RETURN_IF_ERROR(ScanSystemRecords(db_.store(), ExportKeysBegin(), ExportKeysEnd(), [&](std::string_view value) {
+    MT_ASSIGN_OR_RETURN(ExportRecord r, DecodeExport(value));
+    exports.push_back(std::move(r));
+    return Status::Ok();
+  }));
+  MT_RETURN_IF_ERROR(ScanSystemRecords(db_.store(), ImportKeysBegin(), ImportKeysEnd(), [&](std::string_view value) {
+    MT_ASSIGN_OR_RETURN(ImportRecord r, DecodeImport(value));
+    imports.push_back(std::move(r));
+    return Status::Ok();
+  }));
   // Work cut short by a stop did not finish: FAILED (the caller runs it again).
   for (auto& r : exports) {
     if (r.status == "IN_PROGRESS") {
@@ -113,14 +103,14 @@ Status BackupService::LoadTransfers() {
 }
 
 Status BackupService::PutExport(const ExportRecord& r) {
-  MT_RETURN_IF_ERROR(db_.engine().Commit({{}, {{ExportKey(r.id), EncodeExport(r)}}}));
+  MT_RETURN_IF_ERROR(PutSystemRecord(db_.store(), ExportKey(r.id), EncodeExport(r)));
   std::lock_guard lock(transfers_mu_);
   exports_[r.export_arn] = r;
   return Status::Ok();
 }
 
 Status BackupService::PutImport(const ImportRecord& r) {
-  MT_RETURN_IF_ERROR(db_.engine().Commit({{}, {{ImportKey(r.id), EncodeImport(r)}}}));
+  MT_RETURN_IF_ERROR(PutSystemRecord(db_.store(), ImportKey(r.id), EncodeImport(r)));
   std::lock_guard lock(transfers_mu_);
   imports_[r.import_arn] = r;
   return Status::Ok();
@@ -168,14 +158,15 @@ Result<ExportRecord> BackupService::Export(std::shared_ptr<const table::TableHan
   record.status = "IN_PROGRESS";
   record.start_ms = clock_();
   MT_RETURN_IF_ERROR(PutExport(record));
-  auto snapshot = db_.engine().GetSnapshot();
-  Enqueue([this, source, pitr, record, snapshot]() mutable {
+  // The items are read when the job runs (pitr.h: the history keeps them as of export_ms).
+  Enqueue([this, source, pitr, record]() mutable {
     Status st = !store_ ? Status::NotFound(kNoStore)
                         : WriteExport(*store_, record, [&](const Emit& emit) {
-                        return record.export_type == "INCREMENTAL_EXPORT"
-                                   ? ChangeLines(*pitr_, *source->description, pitr, record, snapshot, emit)
-                                   : FullLines(*pitr_, *source->description, pitr, record.export_ms,
-                                               record.format == "ION", snapshot, emit);
+                        MT_RETURN_IF_ERROR(record.export_type == "INCREMENTAL_EXPORT"
+                                               ? ChangeLines(*pitr_, *source->description, pitr, record, emit)
+                                               : FullLines(*pitr_, *source->description, pitr, record.export_ms,
+                                                           record.format == "ION", emit));
+                        return SourceKept(*source);  // before the manifest: no complete-looking export
                       });
     record.end_ms = clock_();
     if (st.ok()) {
@@ -221,7 +212,7 @@ Result<ImportRecord> BackupService::Import(TableDescription plan, ImportRecord r
                     : Status::NotFound("the table being imported into was dropped");
     if (st.ok() && !store_) st = Status::NotFound(kNoStore);
     if (st.ok()) {
-      TableLoader loader(db_.engine(), handle);
+      TableLoader loader(db_, handle);
       int64_t added = 0;
       st = ReadImport(
           *store_, record, table,

@@ -70,8 +70,12 @@ void ChangeLogBatch::Add(const TableDescription& table, const Item* old_item, co
   pending_.back().records.push_back(std::move(*record));
 }
 
-void ChangeLogBatch::AppendTo(engine::WriteBatch& batch) {
-  for (auto& append : hooked_) append(batch);
+void ChangeLogBatch::AppendTo(engine::WriteBatch& batch, std::vector<changelog::AddressedMutation>* addressed) {
+  if (!hooked_.empty()) {
+    std::vector<changelog::AddressedMutation> hooked;
+    for (auto& append : hooked_) append(addressed ? *addressed : hooked);
+    for (auto& m : hooked) batch.mutations.push_back({std::move(m.key), std::move(m.value)});
+  }
   hooked_.clear();
   if (pending_.empty()) return;
   int64_t now = streams_.NowMs();

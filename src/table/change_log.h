@@ -15,7 +15,8 @@
 // - ChangeHook: a second consumer of every item change besides the stream (point-in-time
 //   recovery's history, src/backup). When one is set on the StreamCatalog, Add() passes it every
 //   change (whether or not the table has a stream) and AppendTo() runs what it captured, so its
-//   mutations commit in the same batch as the change.
+//   mutations commit with the change: in the same batch (full keys), or, given `addressed` (the
+//   logged path), as addressed mutations (key + sort offset) for the change record's `extra`.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,7 @@
 #include "engine/engine.h"
 #include "model/attribute_value.h"
 #include "model/table_description.h"
+#include "changelog/item_change.h"
 #include "changelog/stream_record.h"
 
 namespace monotable::table {
@@ -69,10 +71,11 @@ class ChangeHook {
  public:
   virtual ~ChangeHook() = default;
   // Called for each item change of a write attempt (before its commit); returns what to add to
-  // the attempt's batch right before the commit (called at most once), or an empty function when
-  // the change does not concern the hook. Must not block; thread-safe.
-  virtual std::function<void(engine::WriteBatch&)> Capture(const TableDescription& table, const Item* old_item,
-                                                          const Item* new_item) = 0;
+  // the attempt's write right before the commit (called at most once): mutations of full keys
+  // [keyspace u32][partition id][sort key], each with its sort key's offset; or an empty function
+  // when the change does not concern the hook. Must not block; thread-safe.
+  using Append = std::function<void(std::vector<changelog::AddressedMutation>&)>;
+  virtual Append Capture(const TableDescription& table, const Item* old_item, const Item* new_item) = 0;
 };
 
 class ChangeLogBatch {
@@ -83,7 +86,9 @@ class ChangeLogBatch {
   ~ChangeLogBatch();
 
   void Add(const TableDescription& table, const Item* old_item, const Item* new_item, bool by_service = false);
-  void AppendTo(engine::WriteBatch& batch);
+  // Adds the stream records (full keys) and the hooks' mutations to `batch`; with `addressed`, the
+  // hooks' mutations go there instead (the logged path: ItemChange::extra).
+  void AppendTo(engine::WriteBatch& batch, std::vector<changelog::AddressedMutation>* addressed = nullptr);
   // Settles now (the destructor does it otherwise).
   void Settle();
 
@@ -95,7 +100,7 @@ class ChangeLogBatch {
   };
   StreamCatalog& streams_;
   std::vector<Pending> pending_;  // one entry per stream
-  std::vector<std::function<void(engine::WriteBatch&)>> hooked_;  // ChangeHook captures
+  std::vector<ChangeHook::Append> hooked_;  // ChangeHook captures
 };
 
 }  // namespace monotable::table

@@ -159,8 +159,9 @@ changelog::ItemChange ChangeOf(const TableDescription& table, const LoggedAttemp
   const Item* new_item = attempt.result.new_item ? &*attempt.result.new_item : nullptr;
   changes.Add(table, old_item, new_item);
   engine::WriteBatch stream_records;
-  changes.AppendTo(stream_records);
   changelog::ItemChange change;
+  // The change hooks' mutations (PITR history) come addressed; the stream records follow.
+  changes.AppendTo(stream_records, &change.extra);
   change.table_keyspace = table.key_prefix;
   change.old_image = attempt.old_item;
   change.new_image = attempt.result.new_item;

@@ -105,8 +105,10 @@ Result<bool> TtlWorker::ExpireEntry(const TableHandle& handle, const std::string
     Status st;
     if (committer_.logged()) {
       engine::WriteBatch stream_records;
-      changes.AppendTo(stream_records);
       changelog::ItemChange change;
+      // The change hooks' mutations (PITR history) come addressed; stream records live in their
+      // stream's partition "" (the sort key follows the 4-byte key space).
+      changes.AppendTo(stream_records, &change.extra);
       change.by_service = true;
       change.old_image = item;
       for (engine::Mutation& m : stream_records.mutations) change.extra.push_back({std::move(m.key), 4, std::move(m.value)});

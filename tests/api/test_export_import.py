@@ -23,9 +23,17 @@ def export_root(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def srv(binary, export_root):
+def srv(binary, export_root, request, tmp_path_factory):
     from conftest import Server
-    s = Server(binary, ["--in-memory", "--export-dir", str(export_root)])
+    engine = request.config.getoption("--monotable-engine")
+    # The server of this module runs on the engine asked for (exports read through the partition store).
+    if engine == "rocksdb":
+        storage = ["--data", str(tmp_path_factory.mktemp("export-data"))]
+    elif engine == "partitioned":
+        storage = ["--in-memory", "--test-engine", "partitioned"]
+    else:
+        storage = ["--in-memory"]
+    s = Server(binary, storage + ["--export-dir", str(export_root)])
     yield s
     s.stop()
 

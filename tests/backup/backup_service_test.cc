@@ -1,6 +1,7 @@
-// BackupService on the memory engine with a fake clock: a backup is the table at its instant,
-// restores rebuild items and indexes, PITR gives the state at any millisecond of the window, and
-// the records codecs round-trip.
+// BackupService with a fake clock, on the memory engine and on the partitioned test engine (where
+// every write takes the logged path): a backup is the table at its instant, restores rebuild
+// items and indexes, PITR gives the state at any millisecond of the window, and the records
+// codecs round-trip.
 #include "backup/backup_service.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <atomic>
 
 #include "backup/records.h"
+#include "engine/partitioned/partitioned_store.h"
 #include "model/item_codec.h"
 #include "changelog/keys.h"
 #include "table/reader.h"
@@ -15,10 +17,16 @@
 namespace monotable::backup {
 namespace {
 
-class BackupServiceTest : public ::testing::Test {
+// The parameter: run on the partitioned test engine (else the memory engine).
+class BackupServiceTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    db_ = std::make_unique<table::Database>(engine::NewMemoryEngine(), [this] { return now_ms_.load(); });
+    table::Clock clock = [this] { return now_ms_.load(); };
+    if (GetParam()) {
+      db_ = std::make_unique<table::Database>(engine::OpenPartitionedStore(engine::NewPartitionedState()), clock);
+    } else {
+      db_ = std::make_unique<table::Database>(engine::NewMemoryEngine(), clock);
+    }
     ASSERT_TRUE(db_->catalog().Load().ok());
     TableDescription t;
     t.name = "t";
@@ -76,7 +84,7 @@ class BackupServiceTest : public ::testing::Test {
   std::unique_ptr<BackupService> service_;
 };
 
-TEST_F(BackupServiceTest, BackupHoldsTheTableAtItsInstantAndRestores) {
+TEST_P(BackupServiceTest, BackupHoldsTheTableAtItsInstantAndRestores) {
   Put("a", "1");
   Put("b", "1");
   auto backup = service_->CreateBackup(*db_->catalog().Find("t"), "bk");
@@ -101,7 +109,7 @@ TEST_F(BackupServiceTest, BackupHoldsTheTableAtItsInstantAndRestores) {
   EXPECT_FALSE(service_->backups().Find(record->id));
 }
 
-TEST_F(BackupServiceTest, PitrStateAtEveryMillisecond) {
+TEST_P(BackupServiceTest, PitrStateAtEveryMillisecond) {
   auto handle = db_->catalog().Find("t");
   Put("before", "0");  // before PITR: part of the state, never of the history
   auto pitr = service_->pitr().Enable(*handle->description, 35);
@@ -148,7 +156,7 @@ TEST_F(BackupServiceTest, PitrStateAtEveryMillisecond) {
   EXPECT_FALSE(service_->pitr().Find(*handle->description));
 }
 
-TEST_F(BackupServiceTest, PitrChangesInARange) {
+TEST_P(BackupServiceTest, PitrChangesInARange) {
   auto handle = db_->catalog().Find("t");
   Put("kept", "0");
   auto pitr = service_->pitr().Enable(*handle->description, 35);
@@ -181,7 +189,7 @@ TEST_F(BackupServiceTest, PitrChangesInARange) {
   EXPECT_EQ(seen, (std::map<std::string, P>{{"n", P{"-", "1"}}, {"u", P{"1", "2"}}}));
 }
 
-TEST_F(BackupServiceTest, SystemBackupsExpireAfter35Days) {
+TEST_P(BackupServiceTest, SystemBackupsExpireAfter35Days) {
   Put("a", "1");
   auto system = service_->CreateSystemBackup(*db_->catalog().Find("t"));
   ASSERT_TRUE(system.ok());
@@ -199,13 +207,16 @@ TEST_F(BackupServiceTest, SystemBackupsExpireAfter35Days) {
   EXPECT_TRUE(service_->backups().Find(user->id));  // USER backups never expire
 }
 
-TEST_F(BackupServiceTest, PitrIsDroppedWithItsTable) {
+TEST_P(BackupServiceTest, PitrIsDroppedWithItsTable) {
   auto handle = db_->catalog().Find("t");
   ASSERT_TRUE(service_->pitr().Enable(*handle->description, 35).ok());
   ASSERT_TRUE(db_->catalog().Drop("t").ok());
   ASSERT_TRUE(service_->pitr().Trim().ok());
   EXPECT_FALSE(service_->pitr().Find(*handle->description));
 }
+
+INSTANTIATE_TEST_SUITE_P(Engines, BackupServiceTest, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Partitioned" : "Memory"; });
 
 TEST(BackupRecordsTest, RoundTripAndBadBytes) {
   BackupRecord b;

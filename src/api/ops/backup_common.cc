@@ -69,10 +69,7 @@ std::string BackupArn(const ServerIdentity& identity, const backup::BackupRecord
 }
 
 Result<backup::BackupService*> Backups(OperationContext& ctx) {
-  if (!ctx.backups) {
-    return Status::Validation("Backups, point-in-time recovery, exports and imports are not available on the " +
-                              ctx.db.store().Name() + " storage engine");
-  }
+  if (!ctx.backups) return Status(ErrorCode::kInternal, "backups are not set up");
   MT_RETURN_IF_ERROR(ctx.backups->load_status());
   return ctx.backups;
 }
