@@ -96,6 +96,23 @@ Status CommitUnlessDropped(Database& db, const std::vector<WriteAction>& actions
   return db.store().CommitWithDerived(batch);
 }
 
+// Whether an apply's refusal cancels the write (an action's outcome) rather than failing the request.
+bool CancelsTheWrite(ErrorCode code) {
+  return code == ErrorCode::kConditionalCheckFailed || code == ErrorCode::kValidation ||
+         code == ErrorCode::kItemCollectionSizeLimitExceeded || code == ErrorCode::kProvisionedThroughputExceeded ||
+         code == ErrorCode::kDuplicateItem;
+}
+
+// Every action's outcome TransactionConflict: given up after the last attempt lost its race.
+TransactionResult GaveUp(size_t actions) {
+  TransactionResult conflict;
+  for (size_t i = 0; i < actions; ++i) {
+    conflict.outcomes.emplace_back(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+    conflict.old_items.emplace_back();
+  }
+  return conflict;
+}
+
 // One action of the logged path, read and applied: what its partition commit needs.
 struct LoggedAttempt {
   std::optional<std::string> raw;  // the item as stored when read
@@ -122,9 +139,7 @@ Result<LoggedAttempt> ReadAndApply(Database& db, const WriteAction& action, cons
   auto applied = action.apply(old_item);
   if (!applied.ok()) {
     ErrorCode code = applied.status().code();
-    if (code != ErrorCode::kConditionalCheckFailed && code != ErrorCode::kValidation &&
-        code != ErrorCode::kItemCollectionSizeLimitExceeded && code != ErrorCode::kProvisionedThroughputExceeded &&
-        code != ErrorCode::kDuplicateItem) {
+    if (!CancelsTheWrite(code)) {
       return applied.status();
     }
     attempt.outcome = applied.status();
@@ -284,12 +299,7 @@ Result<TransactionResult> WriteThroughCoordinator(Database& db, const std::vecto
     out.outcomes.clear();
     return out;
   }
-  TransactionResult conflict;
-  for (size_t i = 0; i < actions.size(); ++i) {
-    conflict.outcomes.emplace_back(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
-    conflict.old_items.emplace_back();
-  }
-  return conflict;
+  return GaveUp(actions.size());
 }
 
 // The logged path (ItemCommitter::logged()): every action commits in its own item partition.
@@ -399,9 +409,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
       if (!applied.ok() && each_on_its_own) return applied.status();
       if (!applied.ok()) {
         ErrorCode code = applied.status().code();
-        if (code != ErrorCode::kConditionalCheckFailed && code != ErrorCode::kValidation &&
-            code != ErrorCode::kItemCollectionSizeLimitExceeded && code != ErrorCode::kProvisionedThroughputExceeded &&
-            code != ErrorCode::kDuplicateItem) {
+        if (!CancelsTheWrite(code)) {
           return applied.status();  // an internal failure is not a cancellation
         }
         Status outcome = applied.status();
@@ -484,12 +492,7 @@ Result<TransactionResult> WriteAtomically(Database& db, const std::vector<WriteA
     if (!each_on_its_own) out.outcomes.clear();
     return out;
   }
-  TransactionResult conflict;
-  for (size_t i = 0; i < actions.size(); ++i) {
-    conflict.outcomes.emplace_back(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
-    conflict.old_items.emplace_back();
-  }
-  return conflict;
+  return GaveUp(actions.size());
 }
 
 Result<std::vector<std::optional<Item>>> ReadConsistent(Database& db, const std::vector<ReadTarget>& targets,
