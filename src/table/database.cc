@@ -59,20 +59,15 @@ Status Database::Start(const DatabaseOptions& options) {
 }
 
 Database::Database(std::unique_ptr<engine::Engine> engine, Clock clock)
-    : engine_(std::move(engine)),
-      store_(engine::NewOrderedStore(*engine_)),
-      catalog_(engine_.get(), *store_),
-      committer_(*store_, catalog_, clock),
-      streams_(*store_, clock),
-      ttl_(*store_, committer_, catalog_, streams_, clock),
-      ttl_lease_(*store_, "ttl", 10'000, clock) {
-  catalog_.SetChangeListener(
-      [this](const TableDescription* before, const TableDescription* after) { streams_.OnTableChange(before, after); });
-}
+    : Database(std::move(engine), nullptr, std::move(clock)) {}
 
 Database::Database(std::unique_ptr<engine::PartitionStore> store, Clock clock)
-    : store_(std::move(store)),
-      catalog_(nullptr, *store_),
+    : Database(nullptr, std::move(store), std::move(clock)) {}
+
+Database::Database(std::unique_ptr<engine::Engine> engine, std::unique_ptr<engine::PartitionStore> store, Clock clock)
+    : engine_(std::move(engine)),
+      store_(store ? std::move(store) : engine::NewOrderedStore(*engine_)),
+      catalog_(engine_.get(), *store_),
       committer_(*store_, catalog_, clock),
       streams_(*store_, clock),
       ttl_(*store_, committer_, catalog_, streams_, clock),

@@ -141,6 +141,8 @@ class Database {
   Status RecoverChangeLogs();
 
  private:
+  // Both public constructors: an ordered engine (the store adapts it) or a store alone.
+  Database(std::unique_ptr<engine::Engine> engine, std::unique_ptr<engine::PartitionStore> store, Clock clock);
   // What Open() does after constructing: options, catalog, recovery, streams, background jobs.
   Status Start(const DatabaseOptions& options);
   // The background loop: a TTL pass every ttl_period_ms, stream trimming every minute.
