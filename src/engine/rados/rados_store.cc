@@ -73,7 +73,17 @@ std::string PartitionObject(PartitionRef p) {
          Hex({reinterpret_cast<const char*>(digest), sizeof digest});
 }
 
-std::string DirectoryObject(uint32_t keyspace) { return "k." + Hex32(keyspace); }
+// A keyspace's directory is sharded by the top 4 bits of the partitions' hashes, so new partitions
+// spread their directory writes over 16 objects (placement groups) and shard order is hash order.
+constexpr int kDirectoryShards = 16;
+
+int DirectoryShardOf(std::string_view partition_id) {
+  return partition_id.empty() ? 0 : static_cast<uint8_t>(partition_id[0]) >> 4;
+}
+
+std::string DirectoryObject(uint32_t keyspace, int shard) {
+  return "k." + Hex32(keyspace) + "." + "0123456789abcdef"[shard];
+}
 
 std::string Prefixed(const char* prefix, std::string_view rest) {
   std::string key(prefix);
@@ -432,10 +442,12 @@ class RadosStore final : public PartitionStore {
       std::lock_guard lock(heads_mu_);
       heads_.clear();
     }
-    librados::ObjectWriteOperation op;
-    op.remove();
-    int r = Run(DirectoryObject(keyspace), op);
-    if (r < 0 && r != -ENOENT) return Failure("drop keyspace (removing the directory)", r);
+    for (int shard = 0; shard < kDirectoryShards; ++shard) {
+      librados::ObjectWriteOperation op;
+      op.remove();
+      int r = Run(DirectoryObject(keyspace, shard), op);
+      if (r < 0 && r != -ENOENT) return Failure("drop keyspace (removing the directory)", r);
+    }
     return Status::Ok();
   }
 
@@ -513,31 +525,37 @@ class RadosStore final : public PartitionStore {
     if (logged) entries.emplace(Prefixed(kLoggedEntry, p.id), bufferlist());
     librados::ObjectWriteOperation op;
     op.omap_set(entries);
-    int r = Run(DirectoryObject(p.keyspace), op);
+    int r = Run(DirectoryObject(p.keyspace, DirectoryShardOf(p.id)), op);
     return r < 0 ? Failure("adding a partition to its directory", r) : Status::Ok();
   }
 
-  // Visits the partition ids a keyspace's directory lists under `tag` (in id order), from the
-  // first entry after `after`, until `visit` answers false.
+  // Visits the partition ids a keyspace's directory lists under `tag` (in id order, shard after
+  // shard), from the first entry after `after` (a directory key: tag + id prefix), until `visit`
+  // answers false.
   Status WalkDirectory(uint32_t keyspace, const char* tag, std::string after,
                        const std::function<Result<bool>(std::string_view id)>& visit) {
-    const std::string dir = DirectoryObject(keyspace);
-    while (true) {
-      OmapVals entries;
-      bool more = false;
-      int rval = 0;
-      librados::ObjectReadOperation op;
-      op.omap_get_vals2(after, tag, kMaxPage, &entries, &more, &rval);
-      int r = Run(dir, op);
-      if (r == -ENOENT) return Status::Ok();
-      if (r < 0) return Failure("reading a keyspace directory", r);
-      for (auto& [key, unused] : entries) {
-        MT_ASSIGN_OR_RETURN(bool go_on, visit(std::string_view(key).substr(1)));
-        if (!go_on) return Status::Ok();
+    const int first_shard = after.size() > 1 ? DirectoryShardOf(std::string_view(after).substr(1)) : 0;
+    for (int shard = first_shard; shard < kDirectoryShards; ++shard) {
+      const std::string dir = DirectoryObject(keyspace, shard);
+      if (shard != first_shard) after.clear();
+      while (true) {
+        OmapVals entries;
+        bool more = false;
+        int rval = 0;
+        librados::ObjectReadOperation op;
+        op.omap_get_vals2(after, tag, kMaxPage, &entries, &more, &rval);
+        int r = Run(dir, op);
+        if (r == -ENOENT) break;
+        if (r < 0) return Failure("reading a keyspace directory", r);
+        for (auto& [key, unused] : entries) {
+          MT_ASSIGN_OR_RETURN(bool go_on, visit(std::string_view(key).substr(1)));
+          if (!go_on) return Status::Ok();
+        }
+        if (!more || entries.empty()) break;
+        after = entries.rbegin()->first;
       }
-      if (!more || entries.empty()) return Status::Ok();
-      after = entries.rbegin()->first;
     }
+    return Status::Ok();
   }
 
   // Visits the items of one partition with sort keys in [lower, upper) in order, a page at a time

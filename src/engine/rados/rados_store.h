@@ -9,7 +9,8 @@
 //     omap "i" + sort key          an item: "v" + value (the tag tells an empty value from absent)
 //     omap "l" + position u64      a change-log record
 //     omap "m" + sort key          a prepare marker: "v" + value (guarded like items)
-//   k.<ks>                         the keyspace's directory object
+//   k.<ks>.<h>                     the keyspace's directory, 16 objects: <h> is the top 4 bits of
+//                                  the partition hash (one hex digit), so shard order is hash order
 //     omap "p" + partition id      every partition ever written (value empty)
 //     omap "l" + partition id      a partition that has ever had a log record (ScanLogs' list)
 // all integers big-endian. omap keys are ordered bytewise, so a partition's items are its omap
@@ -48,8 +49,9 @@
 //   OSD's work. The planned split: the head gets a range map (sort-key boundary -> child object
 //   "p.<ks>.<id>.<n>"); a split copies the upper half to a child in steps, then swaps the range
 //   map under the head assertion, so commits keep one-object atomicity per range and a guard
-//   spanning two ranges is refused and retried by the caller. The directory is one object per
-//   keyspace (sharding it by hash range is the fix for very many partitions).
+//   spanning two ranges is refused and retried by the caller. The directory's 16 shards hold
+//   about 3 million partitions per keyspace before Ceph's large-omap warning (more shards, chosen
+//   per keyspace, would be the next step).
 // - librados calls block the caller's thread (asynchronous completions waited on); all methods
 //   are thread-safe. Errors from the cluster surface as kIo with librados' error text.
 #pragma once
