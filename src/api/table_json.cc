@@ -43,6 +43,14 @@ void WriteSseDescription(JsonWriter& w, const ServerIdentity& identity, const Ta
   w.EndObject();
 }
 
+void WriteIndexIdentity(JsonWriter& w, const IndexDescription& index) {
+  WriteString(w, "IndexName", index.name);
+  w.Key("KeySchema");
+  WriteKeySchema(w, index.key_schema);
+  w.Key("Projection");
+  WriteProjection(w, index.projection);
+}
+
 namespace {
 
 void WriteThroughput(JsonWriter& w, const Throughput& t, bool on_demand) {
@@ -70,11 +78,7 @@ void WriteIndexes(JsonWriter& w, const ServerIdentity& identity, const TableDesc
   w.StartArray();
   for (const auto& index : indexes) {
     w.StartObject();
-    WriteString(w, "IndexName", index.name);
-    w.Key("KeySchema");
-    WriteKeySchema(w, index.key_schema);
-    w.Key("Projection");
-    WriteProjection(w, index.projection);
+    WriteIndexIdentity(w, index);
     if (global) {
       WriteString(w, "IndexStatus", table_status == "CREATING" ? std::string_view("CREATING")
                                                                 : std::string_view(index.status));

@@ -28,6 +28,8 @@ std::string StreamArn(const ServerIdentity& identity, const TableDescription& ta
 // member (written only when the table has SSE enabled).
 void WriteKeySchema(JsonWriter& w, const std::vector<KeyElement>& keys);
 void WriteProjection(JsonWriter& w, const Projection& p);
+// An index object's first members: IndexName, KeySchema and Projection.
+void WriteIndexIdentity(JsonWriter& w, const IndexDescription& index);
 void WriteSseDescription(JsonWriter& w, const ServerIdentity& identity, const TableDescription& table);
 
 }  // namespace monotable::api

@@ -66,20 +66,6 @@ std::string Hex(std::string_view bytes) {
   return out;
 }
 
-std::string Gzip(std::string_view data) {
-  z_stream z{};
-  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, data.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-
 std::string RandomName() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   static const char* kAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -260,6 +246,20 @@ Status ForEachLine(ObjectStore& store, const std::string& bucket, const std::str
 }
 
 }  // namespace
+
+std::string Gzip(std::string_view data) {
+  z_stream z{};
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
 
 std::string ExportKey(std::string_view id) { return SystemKey('E') + std::string(id); }
 std::string ExportKeysBegin() { return SystemKey('E'); }

@@ -72,6 +72,9 @@ struct ImportRecord {
   std::string failure_code, failure_message;
 };
 
+// `data` as one gzip member (zlib, default level): what an export writes.
+std::string Gzip(std::string_view data);
+
 std::string EncodeExport(const ExportRecord& r);
 Result<ExportRecord> DecodeExport(std::string_view json);
 std::string EncodeImport(const ImportRecord& r);

@@ -4,7 +4,6 @@ is read by a reader that knows only AWS's documented export layout."""
 import base64
 import datetime
 import gzip
-import hashlib
 import json
 import os
 import subprocess
@@ -14,6 +13,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import unique_name
+from export_helpers import read_documented_export
 from test_backups import err, scan_all, wait_active
 
 
@@ -49,23 +49,10 @@ def unchecked(srv):
 
 
 def read_export_as_aws_documents_it(bucket_dir, manifest_key):
-    """Only AWS's documented layout: manifest-summary.json names manifest-files.json, whose lines name
-    gzipped data files of {"Item": {...}} lines, each file with its item count and MD5."""
-    with open(os.path.join(bucket_dir, manifest_key)) as f:
-        summary = json.load(f)
-    items = []
-    with open(os.path.join(bucket_dir, summary["manifestFilesS3Key"])) as f:
-        for line in f:
-            entry = json.loads(line)
-            with open(os.path.join(bucket_dir, entry["dataFileS3Key"]), "rb") as data:
-                raw = data.read()
-            assert base64.b64encode(hashlib.md5(raw).digest()).decode() == entry["md5Checksum"]
-            assert hashlib.md5(raw).hexdigest() == entry["etag"]
-            lines = gzip.decompress(raw).decode().splitlines()
-            assert len(lines) == entry["itemCount"]
-            items += [json.loads(l)["Item"] for l in lines]
-    assert summary["itemCount"] == len(items)
-    return summary, items
+    def read_object(key):
+        with open(os.path.join(bucket_dir, key), "rb") as f:
+            return f.read()
+    return read_documented_export(read_object, manifest_key)
 
 
 def as_file_json(value):

@@ -2,10 +2,8 @@
 the server is started with `--s3-endpoint URL --s3-access-key K --s3-secret-key S`, and boto3's S3
 client reads and writes the bucket beside it. Skipped unless MONOTABLE_S3_ENDPOINT (with
 MONOTABLE_S3_ACCESS_KEY and MONOTABLE_S3_SECRET_KEY) names one: `scripts/dev.sh s3-test` starts it."""
-import base64
 import concurrent.futures
 import gzip
-import hashlib
 import json
 import os
 import subprocess
@@ -16,6 +14,7 @@ import botocore.config
 import pytest
 
 from conftest import Server, unique_name
+from export_helpers import read_documented_export
 from test_backups import scan_all, wait_active
 from test_export_import import as_file_json, key_schema, make_table, wait_export, wait_import
 
@@ -71,19 +70,7 @@ def all_keys(s3, bucket, prefix):
 
 def read_export_from_s3(s3, bucket, manifest_key):
     """Only AWS's documented layout, read through boto3's S3 client."""
-    summary = json.loads(s3.get_object(Bucket=bucket, Key=manifest_key)["Body"].read())
-    items = []
-    files = s3.get_object(Bucket=bucket, Key=summary["manifestFilesS3Key"])["Body"].read().decode()
-    for line in files.splitlines():
-        entry = json.loads(line)
-        raw = s3.get_object(Bucket=bucket, Key=entry["dataFileS3Key"])["Body"].read()
-        assert base64.b64encode(hashlib.md5(raw).digest()).decode() == entry["md5Checksum"]
-        assert hashlib.md5(raw).hexdigest() == entry["etag"]
-        lines = gzip.decompress(raw).decode().splitlines()
-        assert len(lines) == entry["itemCount"]
-        items += [json.loads(l)["Item"] for l in lines]
-    assert summary["itemCount"] == len(items)
-    return summary, items
+    return read_documented_export(lambda key: s3.get_object(Bucket=bucket, Key=key)["Body"].read(), manifest_key)
 
 
 def import_into_new_table(ddb, bucket, prefix, compression="GZIP"):

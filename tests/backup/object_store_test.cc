@@ -3,7 +3,6 @@
 #include "backup/object_store.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <filesystem>
 #include <map>
@@ -60,20 +59,6 @@ class MemoryStore : public ObjectStore {
  private:
   size_t chunk_;
 };
-
-std::string GzipOf(const std::string& text) {
-  z_stream z{};
-  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, text.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 TableDescription PkTable() {
   TableDescription table;
@@ -159,7 +144,7 @@ TEST(ObjectStoreTest, ExportBoundsDataFilesAndImportStreamsThemBack) {
 TEST(ObjectStoreTest, ImportReadsConcatenatedGzipMembersPlainTextAndRefusesTruncatedGzip) {
   MemoryStore store(3);
   const std::string a = "{\"Item\":{\"pk\":{\"S\":\"a\"}}}\n", b = "{\"Item\":{\"pk\":{\"S\":\"b\"}}}";
-  ASSERT_TRUE(store.Put("bkt", "in/1.json.gz", GzipOf(a) + GzipOf(b)).ok());
+  ASSERT_TRUE(store.Put("bkt", "in/1.json.gz", Gzip(a) + Gzip(b)).ok());
   ASSERT_TRUE(store.Put("bkt", "in/2.json", "{\"Item\":{\"pk\":{\"S\":\"c\"}}}\r\n").ok());
   ImportRecord in;
   in.bucket = "bkt";
@@ -173,7 +158,7 @@ TEST(ObjectStoreTest, ImportReadsConcatenatedGzipMembersPlainTextAndRefusesTrunc
   auto bad = [](const std::string& where, const std::string& why) { ADD_FAILURE() << where << ": " << why; };
   ASSERT_TRUE(ReadImport(store, in, PkTable(), count, bad).ok());
   EXPECT_EQ(items, 3);
-  std::string gz = GzipOf(a);
+  std::string gz = Gzip(a);
   ASSERT_TRUE(store.Put("bkt", "cut/1.json.gz", gz.substr(0, gz.size() - 6)).ok());
   in.key_prefix = "cut/";
   Status st = ReadImport(store, in, PkTable(), count, bad);

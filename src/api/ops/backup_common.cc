@@ -30,11 +30,7 @@ void WriteIndexDetails(JsonWriter& w, const std::vector<IndexDescription>& index
   w.StartArray();
   for (const auto& index : indexes) {
     w.StartObject();
-    WriteString(w, "IndexName", index.name);
-    w.Key("KeySchema");
-    WriteKeySchema(w, index.key_schema);
-    w.Key("Projection");
-    WriteProjection(w, index.projection);
+    WriteIndexIdentity(w, index);
     if (global) {
       w.Key("ProvisionedThroughput");
       WriteUnits(w, on_demand ? Throughput{} : index.throughput);
