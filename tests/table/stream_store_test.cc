@@ -149,6 +149,39 @@ TEST_F(StreamStoreTest, RecordsReadTrimAndReloadOnThePartitionedEngine) {
   EXPECT_EQ(engine::PartitionCount(*state_, kStreamSpace), 0u);
 }
 
+// An applied position outlives its use once its source record is drained (trimmed from the source
+// log): Trim() drops it after an hour, and keeps one whose source record is still in the log.
+TEST_F(StreamStoreTest, TrimDropsAppliedPositionsOnceTheirSourceRecordsAreTrimmed) {
+  TableDescription table = StreamTable();
+  streams_->OnTableChange(nullptr, &table);
+  auto log = streams_->Active(table);
+  ASSERT_NE(log, nullptr);
+  engine::PartitionWrite held;
+  held.log.push_back("change 1");  // "held"'s change 1 is still in its log (not drained)
+  std::string held_id = PartitionOf("held");
+  ASSERT_EQ(store_->Commit({kTableSpace, held_id}, std::move(held)).value().first_log_position, 1u);
+  Append(*log, table, 1, "k", 1);
+  Append(*log, table, 2, "held", 1);
+  auto applied = [&](const std::string& pk) {
+    std::string shard_id = StreamShardPartitionId(ShardOf(*log, pk), true);
+    return store_->Get({kStreamSpace, shard_id}, StreamAppliedKey(PartitionOf(pk))).value().has_value();
+  };
+  ASSERT_TRUE(applied("k") && applied("held"));
+  ASSERT_TRUE(streams_->Trim().ok());
+  EXPECT_TRUE(applied("k"));  // young: kept
+  now_ms_ += 2 * 3600 * 1000;
+  ASSERT_TRUE(streams_->Trim().ok());
+  EXPECT_FALSE(applied("k"));
+  EXPECT_TRUE(applied("held"));
+  ASSERT_TRUE(store_->TrimLog({kTableSpace, held_id}, 1).ok());
+  ASSERT_TRUE(streams_->Trim().ok());
+  EXPECT_FALSE(applied("held"));
+  // The records themselves stay (within the retention).
+  auto kept = ReadValues(*log);
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(kept.front(), 1);
+}
+
 // Writers append to every shard while a reader follows each shard from its horizon: every page
 // starts at the reader's position, nothing read is ever below a record read before, and at the end
 // the reader has seen every record exactly once (a record appearing below the reader's position
