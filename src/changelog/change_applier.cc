@@ -1,8 +1,10 @@
 #include "changelog/change_applier.h"
 
+#include <chrono>
 #include <map>
 #include <string_view>
 
+#include "changelog/stream_append.h"
 #include "changelog/ttl_index.h"
 #include "model/item_codec.h"
 
@@ -33,7 +35,7 @@ Status ChangeApplier::CommitLogged(engine::PartitionRef partition, engine::Parti
   return Drain(partition);
 }
 
-Status ChangeApplier::Apply(std::string_view record) {
+Status ChangeApplier::Apply(engine::PartitionRef partition, uint64_t position, std::string_view record) {
   MT_ASSIGN_OR_RETURN(ItemChange change, DecodeItemChange(record));
   std::shared_ptr<const TableDescription> table = tables_(change.table_keyspace);
   if (!table) return Status::Ok();
@@ -55,6 +57,12 @@ Status ChangeApplier::Apply(std::string_view record) {
     auto keyspace = static_cast<uint32_t>(ReadBigEndian(partition_key.substr(0, 4)));
     MT_RETURN_IF_ERROR(store_.Commit({keyspace, partition_key.substr(4)}, std::move(write)).status());
   }
+  // The stream records, numbered in their shards, once per (partition, position) (stream_append.h).
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+  for (const StreamPart& part : change.stream) {
+    MT_RETURN_IF_ERROR(AppendStreamPart(store_, partition, position, part, now_ms));
+  }
   return Status::Ok();
 }
 
@@ -66,7 +74,7 @@ Status ChangeApplier::Drain(engine::PartitionRef partition) {
     return true;
   }));
   if (records.empty()) return Status::Ok();
-  for (const auto& [position, record] : records) MT_RETURN_IF_ERROR(Apply(record));
+  for (const auto& [position, record] : records) MT_RETURN_IF_ERROR(Apply(partition, position, record));
   return store_.TrimLog(partition, records.back().first);
 }
 

@@ -4,17 +4,19 @@
 // Contract:
 // - AppendDerived() is the derivation, used by every path: the index-entry and expiry-index
 //   mutations that turn the old image into the new one (index_entries.h, ttl_index.h), then the
-//   change's extra writes (the stream record), all as full keys with their sort offsets.
+//   change's extra writes (an embedded engine's stream record, PITR history), all as full keys with their sort offsets.
 // - On a store that AppliesDerivedInCommit() (the embedded engines) the write path does not log:
 //   it commits the item, its guards and AppendDerived()'s mutations in ONE CommitWithDerived
 //   (engine.h): the derived state is visible when the write returns and no applier runs.
 // - On any other store, CommitLogged() commits the item partition's write with EncodeItemChange()
 //   appended to that partition's log (one partition commit), then Drain()s the partition: under
 //   the partition's lock (a striped mutex array), it reads the untrimmed records in order, commits
-//   each record's derived writes partition by partition, and TrimLog()s through the last record
-//   applied. Every derived write is a put or delete of a key fixed by the record, so re-applying an
-//   untrimmed suffix of the log, in order, leaves exactly the state of applying it once (the
-//   stream record's key carries the sequence number the writer reserved). A write is acknowledged
+//   each record's derived writes partition by partition, then its stream records (ItemChange::
+//   stream: AppendStreamPart numbers each in its stream's shard, once per (partition, position),
+//   stream_append.h), and TrimLog()s through the last record applied. Every other derived write
+//   is a put or delete of a key fixed by the record, so re-applying an untrimmed suffix of the
+//   log, in order, by this server or another one draining the same partition at the same time,
+//   leaves exactly the state of applying it once. A write is acknowledged
 //   (OK) only once its own record was applied; an error after the partition commit means the
 //   acknowledgment is lost, not the write.
 // - Recover() drains every partition of the given table keyspaces that holds untrimmed records
@@ -62,7 +64,7 @@ class ChangeApplier {
   Status Recover(const std::vector<uint32_t>& table_keyspaces);
 
  private:
-  Status Apply(std::string_view record);
+  Status Apply(engine::PartitionRef partition, uint64_t position, std::string_view record);
   std::mutex& LockOf(engine::PartitionRef partition);
 
   engine::PartitionStore& store_;

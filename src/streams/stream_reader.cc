@@ -94,11 +94,22 @@ Result<std::shared_ptr<table::StreamLog>> FindStream(const table::StreamCatalog&
   return log;
 }
 
-std::string ShardId(const table::StreamInfo& info) {
+std::string ShardId(const table::StreamInfo& info, uint32_t shard) {
+  std::string salt = info.table_id + "/" + info.label;
+  if (shard != 0) salt += "/" + std::to_string(shard);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "shardId-%020llu-%08x", static_cast<unsigned long long>(info.start),
-                static_cast<unsigned>(Fnv1a(info.table_id + "/" + info.label) & 0xffffffffU));
+  std::snprintf(buf, sizeof buf, "shardId-%020llu-%08x",
+                static_cast<unsigned long long>(table::ShardFirstSequence(info.start, shard)),
+                static_cast<unsigned>(Fnv1a(salt) & 0xffffffffU));
   return buf;
+}
+
+std::optional<uint32_t> FindShard(const table::StreamLog& log, std::string_view shard_id) {
+  table::StreamInfo info = log.info();
+  for (uint32_t shard = 0; shard < log.shard_count(); ++shard) {
+    if (ShardId(info, shard) == shard_id) return shard;
+  }
+  return std::nullopt;
 }
 
 std::string FormatSequenceNumber(uint64_t seq) {
@@ -119,11 +130,14 @@ std::optional<uint64_t> ParseSequenceNumber(std::string_view text) {
   return v;
 }
 
-ShardRange RangeOf(const table::StreamLog& log) {
-  table::StreamInfo info = log.info();
+Result<ShardRange> RangeOf(table::StreamCatalog& streams, table::StreamLog& log, uint32_t shard) {
+  const bool closed = log.closed();
   ShardRange range;
-  range.starting = std::max(info.start, log.horizon());
-  if (info.disabled_ms != 0) range.ending = std::max(info.end, range.starting);
+  MT_ASSIGN_OR_RETURN(range.starting, streams.Horizon(log, shard));
+  if (closed) {
+    MT_ASSIGN_OR_RETURN(uint64_t last, streams.Last(log, shard));
+    range.ending = std::max(last, range.starting);
+  }
   return range;
 }
 
@@ -135,7 +149,7 @@ std::optional<IteratorType> ParseIteratorType(std::string_view text) {
   return std::nullopt;
 }
 
-Result<std::string> GetShardIterator(const table::StreamCatalog& streams, std::string_view arn,
+Result<std::string> GetShardIterator(table::StreamCatalog& streams, std::string_view arn,
                                      std::string_view shard_id, IteratorType type,
                                      std::optional<std::string_view> sequence_number, int64_t now_ms) {
   bool needs_sequence = type == IteratorType::kAtSequenceNumber || type == IteratorType::kAfterSequenceNumber;
@@ -154,21 +168,28 @@ Result<std::string> GetShardIterator(const table::StreamCatalog& streams, std::s
   }
   MT_ASSIGN_OR_RETURN(auto log, FindStream(streams, arn));
   table::StreamInfo info = log->info();
-  if (shard_id != ShardId(info)) {
-    return Status::NotFound("Requested resource not found: Shard does not exist");
+  std::optional<uint32_t> shard = FindShard(*log, shard_id);
+  if (!shard) return Status::NotFound("Requested resource not found: Shard does not exist");
+  // Embedded: the last number handed out (LATEST then skips records still being committed, as
+  // before); in the store: the shard's head.
+  uint64_t last = 0;
+  if (info.disabled_ms != 0 || log->numbered_in_store()) {
+    MT_ASSIGN_OR_RETURN(last, streams.Last(*log, *shard));
+  } else {
+    last = log->sequences().next() - 1;
   }
-  uint64_t last = info.disabled_ms != 0 ? info.end : log->sequences().next() - 1;
+  MT_ASSIGN_OR_RETURN(uint64_t horizon, streams.Horizon(*log, *shard));
   uint64_t position = 0;
   switch (type) {
-    case IteratorType::kTrimHorizon: position = log->horizon(); break;
+    case IteratorType::kTrimHorizon: position = horizon; break;
     case IteratorType::kLatest: position = last + 1; break;
     case IteratorType::kAtSequenceNumber:
     case IteratorType::kAfterSequenceNumber:
-      if (*seq < info.start || *seq > last + 1) {
+      if (*seq < table::ShardFirstSequence(info.start, *shard) || *seq > last + 1) {
         return Status::Validation("Invalid SequenceNumber " + std::string(*sequence_number) + " for shard " +
                                   std::string(shard_id));
       }
-      if (*seq < log->horizon()) {
+      if (*seq < horizon) {
         return Status(ErrorCode::kTrimmedDataAccess,
                       "The operation attempted to read past the oldest stream record in a shard.");
       }

@@ -70,7 +70,8 @@ void ChangeLogBatch::Add(const TableDescription& table, const Item* old_item, co
   pending_.back().records.push_back(std::move(*record));
 }
 
-void ChangeLogBatch::AppendTo(engine::WriteBatch& batch, std::vector<changelog::AddressedMutation>* addressed) {
+void ChangeLogBatch::AppendTo(engine::WriteBatch& batch, std::vector<changelog::AddressedMutation>* addressed,
+                              std::vector<changelog::StreamPart>* stream_parts) {
   if (!hooked_.empty()) {
     std::vector<changelog::AddressedMutation> hooked;
     for (auto& append : hooked_) append(addressed ? *addressed : hooked);
@@ -80,6 +81,17 @@ void ChangeLogBatch::AppendTo(engine::WriteBatch& batch, std::vector<changelog::
   if (pending_.empty()) return;
   int64_t now = streams_.NowMs();
   for (auto& p : pending_) {
+    if (p.log->numbered_in_store()) {
+      // Numbered by the applier in the stream's shard; a closed stream (as this server knows it)
+      // takes nothing, and the shard's closed head refuses what another server still sends.
+      if (!stream_parts || p.log->closed()) continue;
+      StreamInfo info = p.log->info();
+      for (auto& record : p.records) {
+        record.created_ms = now;
+        stream_parts->push_back({p.log->key_prefix(), info.start, p.log->shard_count(), EncodeChangeRecord(record)});
+      }
+      continue;
+    }
     p.first = p.log->sequences().Reserve(p.records.size());
     if (!p.first) continue;  // the stream was closed meanwhile: the write is not part of it
     uint64_t seq = *p.first;

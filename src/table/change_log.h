@@ -12,6 +12,9 @@
 //   AppendTo() right before Commit() reserves the numbers and adds the records to the batch; the
 //   destructor settles the reservations (after the commit, or abandoning them on a guard failure
 //   or an error). A write prepared while its table's stream was being disabled emits nothing.
+//   A stream numbered in the store (logged stores, StreamLog::numbered_in_store()) reserves
+//   nothing here: given `stream_parts` (the logged path: ItemChange::stream), AppendTo() hands its
+//   records there, unnumbered, and the change applier numbers them in the stream's shard.
 // - ChangeHook: a second consumer of every item change besides the stream (point-in-time
 //   recovery's history, src/backup). When one is set on the StreamCatalog, Add() passes it every
 //   change (whether or not the table has a stream) and AppendTo() runs what it captured, so its
@@ -88,7 +91,8 @@ class ChangeLogBatch {
   void Add(const TableDescription& table, const Item* old_item, const Item* new_item, bool by_service = false);
   // Adds the stream records (full keys) and the hooks' mutations to `batch`; with `addressed`, the
   // hooks' mutations go there instead (the logged path: ItemChange::extra).
-  void AppendTo(engine::WriteBatch& batch, std::vector<changelog::AddressedMutation>* addressed = nullptr);
+  void AppendTo(engine::WriteBatch& batch, std::vector<changelog::AddressedMutation>* addressed = nullptr,
+                std::vector<changelog::StreamPart>* stream_parts = nullptr);
   // Settles now (the destructor does it otherwise).
   void Settle();
 

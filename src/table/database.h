@@ -31,8 +31,10 @@
 // - Catalog: the published table map (a cache of the records in the system key space, refreshed
 //   from the store on a miss and every background period on a shared store) and each table's live
 //   statistics (item count, bytes: counters of this process's writes, saved at a clean shutdown).
-// - StreamCatalog: each stream's sequence allocator (next number, watermark of settled ones): two
-//   servers writing one table with a stream would number its records apart (not shared yet).
+// - StreamCatalog: the streams' metadata (a cache of the records in the system key space, created
+//   once and followed through the catalog's refresh); on an embedded engine, each stream's
+//   sequence allocator. On a shared store stream records are numbered in the store's shards by the
+//   change applier (changelog/stream_append.h), shared by every server.
 // - Throughput: the simulated capacity buckets (per table / index / partition): local by design.
 // - IdempotencyCache (txn): running tokens and a cache of finished ones, in front of the store's
 //   token records; the in-progress check is local. On the logged path the token also names the

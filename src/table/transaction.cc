@@ -175,8 +175,9 @@ changelog::ItemChange ChangeOf(const TableDescription& table, const LoggedAttemp
   changes.Add(table, old_item, new_item);
   engine::WriteBatch stream_records;
   changelog::ItemChange change;
-  // The change hooks' mutations (PITR history) come addressed; the stream records follow.
-  changes.AppendTo(stream_records, &change.extra);
+  // The change hooks' mutations (PITR history) come addressed; the stream records go to
+  // change.stream (the applier numbers them in the stream's shards: changelog/stream_append.h).
+  changes.AppendTo(stream_records, &change.extra, &change.stream);
   change.table_keyspace = table.key_prefix;
   change.old_image = attempt.old_item;
   change.new_image = attempt.result.new_item;
@@ -197,7 +198,7 @@ Status CommitLoggedAttempt(Database& db, const WriteAction& action, const std::s
   std::shared_lock gate(action.table->gate->mutex);
   if (action.table->gate->dropped) return Status::NotFound("Requested resource not found");
   // A change that derives nothing (no index or expiry entry, no stream record) needs no log record.
-  const bool log = attempt.derives || !change.extra.empty();
+  const bool log = attempt.derives || !change.extra.empty() || !change.stream.empty();
   return db.committer().CommitItem(table, key, attempt.raw, attempt.encoded, std::move(change), log);
 }
 
@@ -248,7 +249,9 @@ Result<TransactionResult> WriteThroughCoordinator(Database& db, const std::vecto
         changes.push_back(std::make_unique<ChangeLogBatch>(db.streams()));
         changelog::ItemChange change = ChangeOf(table, attempts[i], *changes.back());
         // A change that derives nothing needs no log record (and its partition no drain).
-        if (attempts[i].derives || !change.extra.empty()) write.change = changelog::EncodeItemChange(change);
+        if (attempts[i].derives || !change.extra.empty() || !change.stream.empty()) {
+          write.change = changelog::EncodeItemChange(change);
+        }
       }
     }
     Result<txn::TxnOutcome> ran = Status::Ok();

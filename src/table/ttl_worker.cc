@@ -106,9 +106,9 @@ Result<bool> TtlWorker::ExpireEntry(const TableHandle& handle, const std::string
     if (committer_.logged()) {
       engine::WriteBatch stream_records;
       changelog::ItemChange change;
-      // The change hooks' mutations (PITR history) come addressed; stream records live in their
-      // stream's partition "" (the sort key follows the 4-byte key space).
-      changes.AppendTo(stream_records, &change.extra);
+      // The change hooks' mutations (PITR history) come addressed; stream records go to
+      // change.stream, numbered by the applier in the stream's shards.
+      changes.AppendTo(stream_records, &change.extra, &change.stream);
       change.by_service = true;
       change.old_image = item;
       for (engine::Mutation& m : stream_records.mutations) change.extra.push_back({std::move(m.key), 4, std::move(m.value)});

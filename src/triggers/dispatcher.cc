@@ -84,22 +84,26 @@ std::vector<TriggerStatus> Dispatcher::Snapshot(const std::function<bool(const s
   const auto logs = db_.streams().List();
   for (auto& t : out) {
     std::shared_ptr<table::StreamLog> current = t.stats->Shard();
+    const uint32_t current_shard = t.stats->shard_index();
     for (const auto& log : logs) {
       table::StreamInfo info = log->info();
       if (info.table_name != t.config.table) continue;
-      ShardStatus s;
-      s.shard_id = streams::ShardId(info);
-      s.closed = info.disabled_ms != 0;
-      s.current = log == current;
-      uint64_t last = s.closed ? info.end : log->sequences().Watermark();
-      if (last >= info.start) s.last = last;
-      // The worker's position in the shard it reads; otherwise the saved checkpoint, or where a
-      // shard not started yet begins (its oldest untrimmed record).
-      s.next = s.current ? std::optional<uint64_t>(t.stats->checkpoint.load())
-                         : checkpoints_.Load(t.config.name, s.shard_id);
-      uint64_t pos = s.next.value_or(std::max(info.start, log->horizon()));
-      s.lag = s.last && *s.last >= pos ? static_cast<int64_t>(*s.last - pos + 1) : 0;
-      t.shards.push_back(std::move(s));
+      for (uint32_t shard = 0; shard < log->shard_count(); ++shard) {
+        ShardStatus s;
+        s.shard_id = streams::ShardId(info, shard);
+        s.closed = info.disabled_ms != 0;
+        s.current = log == current && shard == current_shard;
+        const uint64_t first = table::ShardFirstSequence(info.start, shard);
+        uint64_t last = log->LastSeen(shard);
+        if (last >= first) s.last = last;
+        // The worker's position in the shard it reads; otherwise the saved checkpoint, or where a
+        // shard not started yet begins (its oldest untrimmed record).
+        s.next = s.current ? std::optional<uint64_t>(t.stats->checkpoint.load())
+                           : checkpoints_.Load(t.config.name, s.shard_id);
+        uint64_t pos = s.next.value_or(log->numbered_in_store() ? first : std::max(first, log->horizon()));
+        s.lag = s.last && *s.last >= pos ? static_cast<int64_t>(*s.last - pos + 1) : 0;
+        t.shards.push_back(std::move(s));
+      }
     }
   }
   return out;

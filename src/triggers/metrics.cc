@@ -24,9 +24,15 @@ void TriggerStats::SetState(std::string state, std::string error) {
   if (!error.empty()) last_error_ = std::move(error);
 }
 
-void TriggerStats::SetShard(const std::shared_ptr<table::StreamLog>& log) {
+void TriggerStats::SetShard(const std::shared_ptr<table::StreamLog>& log, uint32_t shard) {
   std::lock_guard lock(mu_);
   shard_ = log;
+  shard_index_ = shard;
+}
+
+uint32_t TriggerStats::shard_index() const {
+  std::lock_guard lock(mu_);
+  return shard_index_;
 }
 
 std::shared_ptr<table::StreamLog> TriggerStats::Shard() const {
@@ -36,13 +42,14 @@ std::shared_ptr<table::StreamLog> TriggerStats::Shard() const {
 
 int64_t TriggerStats::LagRecords() const {
   std::shared_ptr<table::StreamLog> log;
+  uint32_t shard = 0;
   {
     std::lock_guard lock(mu_);
     log = shard_.lock();
+    shard = shard_index_;
   }
   if (!log) return 0;
-  table::StreamInfo info = log->info();
-  uint64_t last = info.disabled_ms != 0 ? info.end : log->sequences().Watermark();
+  uint64_t last = log->LastSeen(shard);
   uint64_t pos = checkpoint.load();
   return last >= pos ? static_cast<int64_t>(last - pos + 1) : 0;
 }

@@ -32,8 +32,9 @@ struct TriggerStats {
 
   void SetState(std::string state, std::string error = "");
   // The shard being read (nullptr: none); the lag is measured against it when rendered.
-  void SetShard(const std::shared_ptr<table::StreamLog>& log);
+  void SetShard(const std::shared_ptr<table::StreamLog>& log, uint32_t shard);
   std::shared_ptr<table::StreamLog> Shard() const;
+  uint32_t shard_index() const;
   // Records in the current shard at or past the checkpoint (settled ones: up to the watermark).
   int64_t LagRecords() const;
   std::string state() const;
@@ -44,6 +45,7 @@ struct TriggerStats {
   std::string state_ = "starting";
   std::string last_error_;
   std::weak_ptr<table::StreamLog> shard_;
+  uint32_t shard_index_ = 0;
 };
 
 std::string RenderTriggerMetrics(const std::vector<std::shared_ptr<TriggerStats>>& stats, int64_t now_ms);

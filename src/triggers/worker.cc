@@ -67,6 +67,7 @@ void Dispatcher::Work(const TriggerConfig& config, TriggerStats& stats, std::sto
   table::StreamCatalog& streams = db_.streams();
   const int64_t started_ms = streams.NowMs();
   bool first_start = true;
+  size_t open_turn = 0;  // which open shard the next round reads
   for (const auto& [key, next] : checkpoints_.All()) {
     if (key.compare(0, config.name.size() + 1, config.name + "/") == 0) first_start = false;
   }
@@ -83,47 +84,76 @@ void Dispatcher::Work(const TriggerConfig& config, TriggerStats& stats, std::sto
   };
 
   while (!stop.stop_requested()) {
-    // The oldest shard of the table not read to its end.
+    // The oldest closed shard of the table not read to its end; else the open stream's shards
+    // in turn (one on the embedded engines, several on logged stores).
     std::shared_ptr<table::StreamLog> log;
+    uint32_t shard_index = 0;
     uint64_t pos = 0;
     std::string shard;
     bool any = false;
+    struct OpenShard {
+      std::shared_ptr<table::StreamLog> log;
+      uint32_t index;
+      std::string id;
+      uint64_t pos;
+    };
+    std::vector<OpenShard> open;
     for (const auto& l : streams.List()) {
       table::StreamInfo info = l->info();
       if (info.table_name != config.table) continue;
       any = true;
-      std::string id = streams::ShardId(info);
       bool closed = info.disabled_ms != 0;
-      uint64_t p;
-      if (auto cp = checkpoints_.Load(config.name, id)) {
-        p = *cp;
-      } else if (first_start && config.starting_position == StartingPosition::kLatest &&
-                 info.created_ms <= started_ms) {
-        p = (closed ? info.end : l->sequences().Watermark()) + 1;
-        save(id, p);
-      } else {
-        p = std::max(info.start, l->horizon());
+      for (uint32_t s = 0; s < l->shard_count() && !log; ++s) {
+        std::string id = streams::ShardId(info, s);
+        auto last = streams.Last(*l, s);
+        if (!last.ok()) {
+          log_error("reading the stream: " + last.status().message());
+          continue;
+        }
+        uint64_t p;
+        if (auto cp = checkpoints_.Load(config.name, id)) {
+          p = *cp;
+        } else if (first_start && config.starting_position == StartingPosition::kLatest &&
+                   info.created_ms <= started_ms) {
+          p = *last + 1;
+          save(id, p);
+        } else {
+          auto horizon = streams.Horizon(*l, s);
+          p = horizon.ok() ? *horizon : table::ShardFirstSequence(info.start, s);
+        }
+        if (closed && p > *last) continue;
+        if (!closed) {
+          open.push_back({l, s, id, p});
+          continue;
+        }
+        log = l;
+        shard_index = s;
+        pos = p;
+        shard = id;
       }
-      if (closed && p > info.end) continue;
-      log = l;
-      pos = p;
-      shard = id;
-      break;
+      if (log) break;
+    }
+    if (!log && !open.empty()) {
+      OpenShard& next = open[open_turn++ % open.size()];
+      log = next.log;
+      shard_index = next.index;
+      pos = next.pos;
+      shard = next.id;
     }
     if (!log) {
       stats.SetState(any ? "idle" : "waiting-for-stream");
-      stats.SetShard(nullptr);
+      stats.SetShard(nullptr, 0);
       stats.oldest_unacked_ms.store(0);
       if (!Sleep(stop, options_.poll_ms)) return;
       continue;
     }
     stats.checkpoint.store(pos);
-    stats.SetShard(log);
+    stats.SetShard(log, shard_index);
     const table::StreamInfo info = log->info();
     const std::string arn = StreamArn(options_.region, options_.account, info);
-    if (pos < log->horizon()) {
-      log_error("records before " + streams::FormatSequenceNumber(log->horizon()) + " were trimmed before delivery");
-      pos = log->horizon();
+    if (auto horizon = streams.Horizon(*log, shard_index); horizon.ok() && pos < *horizon) {
+      log_error("records before " + streams::FormatSequenceNumber(*horizon) + " were trimmed before delivery");
+      pos = *horizon;
       save(shard, pos);
     }
 

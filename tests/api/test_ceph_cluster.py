@@ -213,3 +213,101 @@ def test_an_osd_killed_during_writes_loses_nothing_acknowledged(cluster_servers)
         item = client.get_item(TableName="kvstore", Key={"pk": {"S": key}})["Item"]
         assert int(item["v"]["N"]) >= version, (key, item, version)
     assert restarted.returncode == 0, restarted.stderr
+
+
+def read_stream(server, arn):
+    """Every record of every shard of the stream, read through `server` as a client would."""
+    streams = server.client("dynamodbstreams")
+    shards, start = [], None
+    while True:
+        d = streams.describe_stream(StreamArn=arn, **({"ExclusiveStartShardId": start} if start else {}))
+        shards += [s["ShardId"] for s in d["StreamDescription"]["Shards"]]
+        start = d["StreamDescription"].get("LastEvaluatedShardId")
+        if not start:
+            break
+    per_shard = {}
+    for shard in shards:
+        it = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+        records = []
+        while it:
+            resp = streams.get_records(ShardIterator=it)
+            records += resp["Records"]
+            if not resp["Records"]:
+                break
+            it = resp.get("NextShardIterator")
+        per_shard[shard] = records
+    return per_shard
+
+
+def test_two_servers_writing_one_stream_table_number_every_change_once(cluster_servers):
+    """Issue #45/#46: stream records are numbered in the cluster (per shard), not per server: two
+    servers writing one table concurrently lose no record and duplicate none, each item's records
+    in order, and both servers read the same stream; a stream enabled on one server is written by
+    the other once it has seen the change (its catalog refresh)."""
+    a, b = cluster_servers(2)
+    ca, cb = a.client(), b.client()
+    ca.create_table(TableName="feed", BillingMode="PAY_PER_REQUEST",
+                    AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                    KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    cb.put_item(TableName="feed", Item={"pk": {"S": "before"}})  # B knows the table, no stream yet
+    arn = ca.update_table(TableName="feed", StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})[
+        "TableDescription"]["LatestStreamArn"]
+    deadline = time.time() + 10
+    while "LatestStreamArn" not in cb.describe_table(TableName="feed")["Table"]:
+        assert time.time() < deadline, "B never saw the stream"
+        time.sleep(0.2)
+
+    per_writer, shared_items, rounds = 25, 3, 20
+    acked = {}  # own items: pk -> values acknowledged, in order
+    shared_acks = [0]
+    lock = threading.Lock()
+    errors = []
+
+    def writer(server, name):
+        try:
+            client = server.client()
+            for i in range(per_writer):
+                pk = f"{name}-{i % 5}"
+                client.put_item(TableName="feed", Item={"pk": {"S": pk}, "v": {"N": str(i)}})
+                with lock:
+                    acked.setdefault(pk, []).append(i)
+                if i < rounds:  # items both servers update: ADD makes each change's value unique
+                    client.update_item(TableName="feed", Key={"pk": {"S": f"shared-{i % shared_items}"}},
+                                       UpdateExpression="ADD n :one", ExpressionAttributeValues={":one": {"N": "1"}})
+                    with lock:
+                        shared_acks[0] += 1
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=writer, args=(server, f"{tag}{t}"))
+               for server, tag in ((a, "a"), (b, "b")) for t in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+    views = [read_stream(a, arn), read_stream(b, arn)]
+    assert views[0] == views[1]  # the same shards and records through either server
+    per_shard = views[0]
+    assert len(per_shard) > 1  # several shards on a logged store
+    seqs = []
+    for shard, records in per_shard.items():
+        in_shard = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
+        assert in_shard == sorted(in_shard), shard
+        seqs += in_shard
+    assert len(seqs) == len(set(seqs))  # unique across shards too
+    changes = {}  # pk -> NewImage values in stream order (an item lives in one shard)
+    for records in per_shard.values():
+        for r in records:
+            image = r["dynamodb"]["NewImage"]
+            value = int(image["v"]["N"]) if "v" in image else int(image["n"]["N"])
+            changes.setdefault(image["pk"]["S"], []).append(value)
+    assert "before" not in changes  # written before the stream was enabled
+    for pk, values in acked.items():
+        assert changes.get(pk) == values, pk  # every acknowledged change once, in order
+    shared = [changes.get(f"shared-{k}", []) for k in range(shared_items)]
+    for values in shared:
+        assert values == list(range(1, len(values) + 1))  # each increment once, in order
+    assert sum(len(v) for v in shared) == shared_acks[0]
+    assert set(changes) == set(acked) | {f"shared-{k}" for k in range(shared_items)}

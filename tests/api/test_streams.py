@@ -30,19 +30,33 @@ def create_stream_table(ddb, view_type="NEW_AND_OLD_IMAGES", name=None):
     return name, resp["TableDescription"]["LatestStreamArn"]
 
 
+def describe_shards(streams, arn):
+    """Every shard of the stream, following LastEvaluatedShardId (one shard on the embedded engines,
+    several on logged stores: an item's records stay in order in one shard)."""
+    shards, start = [], None
+    while True:
+        d = streams.describe_stream(StreamArn=arn, **({"ExclusiveStartShardId": start} if start else {}))
+        shards += d["StreamDescription"]["Shards"]
+        start = d["StreamDescription"].get("LastEvaluatedShardId")
+        if not start:
+            return shards
+
+
+def shard_ids(streams, arn):
+    return [s["ShardId"] for s in describe_shards(streams, arn)]
+
+
 def shard_of(streams, arn):
-    shards = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
-    assert len(shards) == 1
-    return shards[0]["ShardId"]
+    """Some shard of the stream (the first)."""
+    return shard_ids(streams, arn)[0]
 
 
-def iterator(streams, arn, kind="TRIM_HORIZON", **kw):
-    return streams.get_shard_iterator(StreamArn=arn, ShardId=shard_of(streams, arn), ShardIteratorType=kind,
+def iterator(streams, arn, kind="TRIM_HORIZON", shard=None, **kw):
+    return streams.get_shard_iterator(StreamArn=arn, ShardId=shard or shard_of(streams, arn), ShardIteratorType=kind,
                                       **kw)["ShardIterator"]
 
 
-def read_all(streams, arn, it=None):
-    it = it or iterator(streams, arn)
+def read_shard(streams, it):
     records = []
     while it:
         resp = streams.get_records(ShardIterator=it)
@@ -51,6 +65,26 @@ def read_all(streams, arn, it=None):
             break
         it = resp.get("NextShardIterator")
     return records
+
+
+def read_all(streams, arn, it=None):
+    """The records at `it` (one shard); without it, every shard's from its trim horizon, shard after shard."""
+    if it:
+        return read_shard(streams, it)
+    return [r for shard in shard_ids(streams, arn) for r in read_shard(streams, iterator(streams, arn, shard=shard))]
+
+
+def shard_holding(streams, arn):
+    """The shard whose records are not empty (the tests that use it write one item collection)."""
+    held = [s for s in shard_ids(streams, arn) if read_shard(streams, iterator(streams, arn, shard=s))]
+    assert len(held) == 1
+    return held[0]
+
+
+def by_item(records):
+    """Records grouped by item in sequence order (the order DynamoDB guarantees is per item)."""
+    return sorted(records, key=lambda r: (r["dynamodb"]["Keys"]["p"]["S"], r["dynamodb"]["Keys"]["c"]["S"],
+                                          int(r["dynamodb"]["SequenceNumber"])))
 
 
 def item(p, c, **attrs):
@@ -81,9 +115,13 @@ def test_full_history_per_view_type(ddb, streams, view_type):
         ("INSERT", "c", None, item("c", "1")),
     ]
     records = read_all(streams, arn)
-    assert [(r["eventName"], r["dynamodb"]["Keys"]["p"]["S"]) for r in records] == [(e[0], e[1]) for e in expected]
     seqs = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
-    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    assert len(set(seqs)) == len(seqs)
+    for shard in shard_ids(streams, arn):  # increasing in each shard
+        in_shard = [int(r["dynamodb"]["SequenceNumber"]) for r in read_all(streams, arn, iterator(streams, arn, shard=shard))]
+        assert in_shard == sorted(in_shard)
+    records = by_item(records)  # stable: each item's records keep their shard's (sequence) order
+    assert [(r["eventName"], r["dynamodb"]["Keys"]["p"]["S"]) for r in records] == [(e[0], e[1]) for e in expected]
     assert len({r["eventID"] for r in records}) == len(records)
     for r, (_, p, old, new) in zip(records, expected):
         assert r["eventVersion"] == "1.1"
@@ -107,35 +145,39 @@ def test_full_history_per_view_type(ddb, streams, view_type):
 
 
 def test_iterator_types(ddb, streams):
+    # One item collection (partition key "k"): its records are in one shard, in order.
     table, arn = create_stream_table(ddb, "KEYS_ONLY")
-    ddb.put_item(TableName=table, Item=item("a", "1"))
-    ddb.put_item(TableName=table, Item=item("b", "1"))
-    latest = iterator(streams, arn, "LATEST")
+    ddb.put_item(TableName=table, Item=item("k", "a"))
+    ddb.put_item(TableName=table, Item=item("k", "b"))
+    shard = shard_holding(streams, arn)
+    latest = iterator(streams, arn, "LATEST", shard=shard)
     assert streams.get_records(ShardIterator=latest)["Records"] == []
-    ddb.put_item(TableName=table, Item=item("c", "1"))
+    ddb.put_item(TableName=table, Item=item("k", "c"))
     resp = streams.get_records(ShardIterator=latest)
-    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in resp["Records"]] == ["c"]
+    assert [r["dynamodb"]["Keys"]["c"]["S"] for r in resp["Records"]] == ["c"]
     nxt = resp["NextShardIterator"]
     assert streams.get_records(ShardIterator=nxt)["Records"] == []  # nothing is read twice
 
     records = read_all(streams, arn)
     seq_b = records[1]["dynamodb"]["SequenceNumber"]
-    at = streams.get_records(ShardIterator=iterator(streams, arn, "AT_SEQUENCE_NUMBER", SequenceNumber=seq_b))
-    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in at["Records"]] == ["b", "c"]
-    after = streams.get_records(ShardIterator=iterator(streams, arn, "AFTER_SEQUENCE_NUMBER", SequenceNumber=seq_b))
-    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in after["Records"]] == ["c"]
-    start = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["SequenceNumberRange"]
+    at = streams.get_records(ShardIterator=iterator(streams, arn, "AT_SEQUENCE_NUMBER", shard=shard,
+                                                    SequenceNumber=seq_b))
+    assert [r["dynamodb"]["Keys"]["c"]["S"] for r in at["Records"]] == ["b", "c"]
+    after = streams.get_records(ShardIterator=iterator(streams, arn, "AFTER_SEQUENCE_NUMBER", shard=shard,
+                                                       SequenceNumber=seq_b))
+    assert [r["dynamodb"]["Keys"]["c"]["S"] for r in after["Records"]] == ["c"]
+    start = [s for s in describe_shards(streams, arn) if s["ShardId"] == shard][0]["SequenceNumberRange"]
     from_start = streams.get_records(ShardIterator=iterator(
-        streams, arn, "AT_SEQUENCE_NUMBER", SequenceNumber=start["StartingSequenceNumber"]))
+        streams, arn, "AT_SEQUENCE_NUMBER", shard=shard, SequenceNumber=start["StartingSequenceNumber"]))
     assert len(from_start["Records"]) == 3
 
     # Limit pages; the same iterator can be read again and gives the same records.
-    it = iterator(streams, arn)
+    it = iterator(streams, arn, shard=shard)
     page1 = streams.get_records(ShardIterator=it, Limit=2)
     assert len(page1["Records"]) == 2
     assert streams.get_records(ShardIterator=it, Limit=2)["Records"] == page1["Records"]
     page2 = streams.get_records(ShardIterator=page1["NextShardIterator"], Limit=2)
-    assert [r["dynamodb"]["Keys"]["p"]["S"] for r in page2["Records"]] == ["c"]
+    assert [r["dynamodb"]["Keys"]["c"]["S"] for r in page2["Records"]] == ["c"]
     assert "NextShardIterator" in page2  # an open shard never ends
 
 
@@ -209,13 +251,21 @@ def test_list_and_describe_streams(ddb, streams):
     assert d["TableName"] == t1
     assert d["KeySchema"] == [{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "c", "KeyType": "RANGE"}]
     assert "CreationRequestDateTime" in d
-    shard = d["Shards"][0]
-    assert len(shard["ShardId"]) <= 65
-    assert shard["SequenceNumberRange"]["StartingSequenceNumber"].isdecimal()
-    assert "EndingSequenceNumber" not in shard["SequenceNumberRange"]
     assert "LastEvaluatedShardId" not in d
-    past = streams.describe_stream(StreamArn=arn1, ExclusiveStartShardId=shard["ShardId"])["StreamDescription"]
+    for shard in d["Shards"]:  # every shard open, with no parent
+        assert len(shard["ShardId"]) <= 65
+        assert shard["SequenceNumberRange"]["StartingSequenceNumber"].isdecimal()
+        assert "EndingSequenceNumber" not in shard["SequenceNumberRange"]
+        assert "ParentShardId" not in shard
+    ids = [s["ShardId"] for s in d["Shards"]]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    past = streams.describe_stream(StreamArn=arn1, ExclusiveStartShardId=ids[-1])["StreamDescription"]
     assert past["Shards"] == []
+    rest = streams.describe_stream(StreamArn=arn1, ExclusiveStartShardId=ids[0])["StreamDescription"]
+    assert [s["ShardId"] for s in rest["Shards"]] == ids[1:]
+    one = streams.describe_stream(StreamArn=arn1, Limit=1)["StreamDescription"]
+    assert [s["ShardId"] for s in one["Shards"]] == ids[:1]
+    assert one.get("LastEvaluatedShardId") == (ids[0] if len(ids) > 1 else None)
 
     with pytest.raises(ClientError, match="ValidationException"):
         streams.describe_stream(StreamArn="sdfadfsdfnlfkajakfgjalksfgklasjklasdjfklasdfasdfgasf")
@@ -240,14 +290,15 @@ def test_table_without_stream(ddb, streams, hash_table):
 def test_disable_and_reenable(ddb, streams):
     table, arn = create_stream_table(ddb, "KEYS_ONLY")
     ddb.put_item(TableName=table, Item=item("a", "1"))
-    it = iterator(streams, arn)
+    it = iterator(streams, arn, shard=shard_holding(streams, arn))
     ddb.update_table(TableName=table, StreamSpecification={"StreamEnabled": False})
     ddb.put_item(TableName=table, Item=item("b", "1"))  # not in any stream
 
     d = streams.describe_stream(StreamArn=arn)["StreamDescription"]
     assert d["StreamStatus"] == "DISABLED"
-    rng = d["Shards"][0]["SequenceNumberRange"]
-    assert int(rng["EndingSequenceNumber"]) >= int(rng["StartingSequenceNumber"])
+    for shard in d["Shards"]:
+        rng = shard["SequenceNumberRange"]
+        assert int(rng["EndingSequenceNumber"]) >= int(rng["StartingSequenceNumber"])
     resp = streams.get_records(ShardIterator=it)
     assert [r["dynamodb"]["Keys"]["p"]["S"] for r in resp["Records"]] == ["a"]
     assert "NextShardIterator" not in resp  # the closed shard was read to its end
@@ -343,7 +394,8 @@ def test_describe_stream_shard_filter_child_shards(server, ddb, streams):
     assert body["StreamDescription"]["StreamStatus"] == "DISABLED"
     # Without a filter the shard is listed as before.
     status, body = describe_raw(server, {"StreamArn": arn})
-    assert [s["ShardId"] for s in body["StreamDescription"]["Shards"]] == [shard]
+    assert [s["ShardId"] for s in body["StreamDescription"]["Shards"]] == shard_ids(streams, arn)
+    assert shard in shard_ids(streams, arn)
 
 
 def test_describe_stream_shard_filter_errors(server, ddb, streams):
@@ -382,9 +434,10 @@ def test_streams_of_deleted_and_disabled_tables_stay_listed_closed(ddb, streams)
     for name, stream_arn, records in [(table, arn, 2), (disabled, disabled_arn, 0)]:
         d = streams.describe_stream(StreamArn=stream_arn)["StreamDescription"]
         assert d["StreamStatus"] == "DISABLED" and d["TableName"] == name
-        rng = d["Shards"][0]["SequenceNumberRange"]
-        assert "EndingSequenceNumber" in rng  # the shard is closed
-        assert int(rng["EndingSequenceNumber"]) >= int(rng["StartingSequenceNumber"])
+        for shard in d["Shards"]:
+            rng = shard["SequenceNumberRange"]
+            assert "EndingSequenceNumber" in rng  # the shard is closed
+            assert int(rng["EndingSequenceNumber"]) >= int(rng["StartingSequenceNumber"])
         # Listed (for 24 hours), with and without TableName.
         assert streams.list_streams(TableName=name)["Streams"] == [
             {"StreamArn": stream_arn, "TableName": name, "StreamLabel": stream_arn.rsplit("/", 1)[1]}]
@@ -396,10 +449,17 @@ def test_streams_of_deleted_and_disabled_tables_stay_listed_closed(ddb, streams)
             if not start:
                 break
         assert stream_arn in everything
-        it = iterator(streams, stream_arn)
-        resp = streams.get_records(ShardIterator=it)
-        assert len(resp["Records"]) == records and "NextShardIterator" not in resp
-    # The deleted table's sequence range covers exactly its two records.
-    d = streams.describe_stream(StreamArn=arn)["StreamDescription"]
-    records = read_all(streams, arn)
-    assert d["Shards"][0]["SequenceNumberRange"]["EndingSequenceNumber"] == records[-1]["dynamodb"]["SequenceNumber"]
+        found = 0
+        for shard in shard_ids(streams, stream_arn):
+            resp = streams.get_records(ShardIterator=iterator(streams, stream_arn, shard=shard))
+            found += len(resp["Records"])
+            assert "NextShardIterator" not in resp  # each closed shard read to its end at once
+        assert found == records
+    # The deleted table's sequence ranges cover exactly its two records.
+    ended = 0
+    for shard in describe_shards(streams, arn):
+        held = read_all(streams, arn, iterator(streams, arn, shard=shard["ShardId"]))
+        if held:
+            assert shard["SequenceNumberRange"]["EndingSequenceNumber"] == held[-1]["dynamodb"]["SequenceNumber"]
+            ended += len(held)
+    assert ended == 2

@@ -50,5 +50,24 @@ TEST(ItemChangeCodec, RefusesDamagedBytes) {
   EXPECT_FALSE(DecodeItemChange(bad_format).ok());
 }
 
+TEST(ItemChangeCodec, StreamPartsRoundTripAndTruncationsAreRefused) {
+  ItemChange change;
+  change.table_keyspace = 7;
+  change.new_image = Item{{"pk", AttributeValue::S("a")}};
+  change.stream.push_back({21, 123456789, 4, std::string("rec\0ord", 7)});
+  std::string bytes = EncodeItemChange(change);
+  auto decoded = DecodeItemChange(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  ASSERT_EQ(decoded->stream.size(), 1u);
+  EXPECT_EQ(decoded->stream[0].stream_keyspace, 21u);
+  EXPECT_EQ(decoded->stream[0].start, 123456789u);
+  EXPECT_EQ(decoded->stream[0].shard_count, 4u);
+  EXPECT_EQ(decoded->stream[0].record, std::string("rec\0ord", 7));
+  for (size_t n = 0; n < bytes.size(); ++n) EXPECT_FALSE(DecodeItemChange(bytes.substr(0, n)).ok()) << n;
+  // Without stream parts the record keeps the first format (logs written before them still decode).
+  change.stream.clear();
+  EXPECT_EQ(EncodeItemChange(change)[0], 1);
+}
+
 }  // namespace
 }  // namespace monotable::changelog

@@ -147,7 +147,7 @@ TEST_F(StreamReaderTest, TrimmedPositions) {
                                      std::string_view(first_seq), now_);
   EXPECT_EQ(at_trimmed.status().code(), ErrorCode::kTrimmedDataAccess);
   EXPECT_EQ(Keys(Read(Iterator(IteratorType::kTrimHorizon))), (std::vector<std::string>{"b"}));
-  EXPECT_EQ(RangeOf(*FindStream(db_->streams(), kArn).value()).starting,
+  EXPECT_EQ(RangeOf(db_->streams(), *FindStream(db_->streams(), kArn).value(), 0).value().starting,
             Read(Iterator(IteratorType::kTrimHorizon)).changes[0].seq);
 }
 
@@ -158,7 +158,7 @@ TEST_F(StreamReaderTest, ClosedShardEnds) {
   disabled.stream.enabled = false;
   ASSERT_TRUE(db_->catalog().Update(disabled).ok());
   auto log = FindStream(db_->streams(), kArn).value();
-  EXPECT_TRUE(RangeOf(*log).ending);
+  EXPECT_TRUE(RangeOf(db_->streams(), *log, 0).value().ending);
   auto page = Read(it);
   EXPECT_EQ(Keys(page), (std::vector<std::string>{"a"}));
   EXPECT_FALSE(page.next_iterator);
@@ -172,7 +172,7 @@ TEST_F(StreamReaderTest, ClosedEmptyShardEnds) {
   disabled.stream.enabled = false;
   ASSERT_TRUE(db_->catalog().Update(disabled).ok());
   auto log = FindStream(db_->streams(), kArn).value();
-  ShardRange range = RangeOf(*log);
+  ShardRange range = RangeOf(db_->streams(), *log, 0).value();
   ASSERT_TRUE(range.ending);
   EXPECT_EQ(*range.ending, range.starting);
   for (auto type : {IteratorType::kTrimHorizon, IteratorType::kLatest}) {

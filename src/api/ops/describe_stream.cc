@@ -1,6 +1,8 @@
-// DescribeStream (DynamoDB Streams): a stream's status, view type, key schema and its shard.
-// ShardFilter {Type: CHILD_SHARDS, ShardId} lists the children of that shard instead: a stream
-// here has one shard, which never splits, so a known shard has none; an unknown shard id is a
+// DescribeStream (DynamoDB Streams): a stream's status, view type, key schema and its shards (one
+// on the embedded engines, several on logged stores: streams/stream_reader.h), in shard id order,
+// at most Limit of them (then LastEvaluatedShardId). ShardFilter {Type: CHILD_SHARDS, ShardId}
+// lists the children of that shard instead: shards here never split, so a known shard has none;
+// an unknown shard id is a
 // ResourceNotFoundException (as GetShardIterator answers), a CHILD_SHARDS filter without a
 // ShardId a ValidationException, any other Type the shape's enum error.
 #include "api/ops/operations.h"
@@ -23,16 +25,31 @@ Status Run(OperationContext& ctx) {
   std::string_view arn = StringOr(ctx.request, "StreamArn", "");
   MT_ASSIGN_OR_RETURN(auto log, streams::FindStream(ctx.db.streams(), arn));
   table::StreamInfo info = log->info();
-  std::string shard_id = streams::ShardId(info);
   auto exclusive_start = StringMember(ctx.request, "ExclusiveStartShardId");
+  const auto limit = static_cast<size_t>(IntMember(ctx.request, "Limit").value_or(100));
   bool children_only = false;
   if (const auto* filter = Member(ctx.request, "ShardFilter")) {
     auto parent = StringMember(*filter, "ShardId");
     if (!parent) {
       return Status::Validation("ShardFilter.ShardId must be specified when ShardFilter.Type is CHILD_SHARDS");
     }
-    if (*parent != shard_id) return Status::NotFound("Requested resource not found: Shard does not exist");
+    if (!streams::FindShard(*log, *parent)) {
+      return Status::NotFound("Requested resource not found: Shard does not exist");
+    }
     children_only = true;
+  }
+  // The shards to list, with their ranges (read before answering: a store read may fail).
+  std::vector<std::pair<std::string, streams::ShardRange>> shards;
+  bool more = false;
+  for (uint32_t shard = 0; !children_only && shard < log->shard_count(); ++shard) {
+    std::string shard_id = streams::ShardId(info, shard);
+    if (exclusive_start && shard_id <= *exclusive_start) continue;
+    if (shards.size() >= limit) {
+      more = true;
+      break;
+    }
+    MT_ASSIGN_OR_RETURN(streams::ShardRange range, streams::RangeOf(ctx.db.streams(), *log, shard));
+    shards.emplace_back(std::move(shard_id), range);
   }
   JsonWriter& w = ctx.out;
   w.StartObject();
@@ -56,8 +73,7 @@ Status Run(OperationContext& ctx) {
   w.EndArray();
   w.Key("Shards");
   w.StartArray();
-  if (!children_only && (!exclusive_start || shard_id > *exclusive_start)) {
-    streams::ShardRange range = streams::RangeOf(*log);
+  for (const auto& [shard_id, range] : shards) {
     w.StartObject();
     WriteString(w, "ShardId", shard_id);
     w.Key("SequenceNumberRange");
@@ -68,6 +84,7 @@ Status Run(OperationContext& ctx) {
     w.EndObject();
   }
   w.EndArray();
+  if (more) WriteString(w, "LastEvaluatedShardId", shards.back().first);
   w.EndObject();
   w.EndObject();
   return Status::Ok();
