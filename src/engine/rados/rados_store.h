@@ -44,11 +44,13 @@
 //   ScanKeyspace walks the directory from the partition holding `lower` and reads each partition
 //   as ReadRange forward does. Reads of a colocated keyspace (PartitionRef/KeyspaceRef with a home)
 //   are the same reads on the home's objects and directory, over that keyspace's "x" range, so an
-//   LSI Query or Scan reads its table's partition objects. ApproximateBytes sums the sizes of a partition's items (it reads
-//   them; no counter is kept yet). ReadToken is not used (guards always compare on the OSD).
+//   LSI Query or Scan reads its table's partition objects. ApproximateBytes sums the sizes of a
+//   partition's items, or of one colocated keyspace's entries (an item collection's size is the
+//   table partition's plus each LSI's); it reads them, no counter is kept yet. ReadToken is not
+//   used (guards always compare on the OSD).
 // - DropKeyspace removes every partition object its directory lists, then the directory (the
-//   colocated keyspaces' entries go with their home's objects). Stores
-//   keep no cache of the directory, so another store's later writes re-create entries as needed.
+//   colocated keyspaces' entries go with their home's objects). Stores keep no cache of the
+//   directory, so another store's later writes re-create entries as needed.
 // - Known limits: no split of a partition by sort-key range yet: Ceph warns past ~200k omap keys
 //   per object (osd_deep_scrub_large_omap_object_key_threshold), and one partition object is one
 //   OSD's work. The planned split: the head gets a range map (sort-key boundary -> child object
