@@ -13,14 +13,42 @@ namespace monotable::changelog {
 std::vector<table::IndexWriteCost> AppendDerived(const TableDescription& table, const Item* old_item,
                                                  const Item* new_item, const std::vector<AddressedMutation>& extra,
                                                  engine::WriteBatch& batch, std::vector<uint32_t>* sort_offsets,
-                                                 const std::string* encoded_new_item) {
-  auto costs = table::AddIndexMutations(table, old_item, new_item, batch, encoded_new_item, sort_offsets);
+                                                 const std::string* encoded_new_item, table::IndexScope scope) {
+  auto costs = table::AddIndexMutations(table, old_item, new_item, batch, encoded_new_item, sort_offsets, scope);
   table::AddExpiryMutations(table, old_item, new_item, batch, sort_offsets);
   for (const AddressedMutation& m : extra) {
     batch.mutations.push_back({m.key, m.value});
     if (sort_offsets) sort_offsets->push_back(m.sort_offset);
   }
   return costs;
+}
+
+Status AppendLocalIndexWrites(const TableDescription& table, std::string_view partition_id, const Item* old_item,
+                              const Item* new_item, engine::PartitionWrite& write,
+                              const std::string* encoded_new_item) {
+  if (table.local_indexes.empty()) return Status::Ok();
+  engine::WriteBatch entries;
+  std::vector<uint32_t> offsets;
+  (void)table::AddIndexMutations(table, old_item, new_item, entries, encoded_new_item, &offsets,
+                                 table::IndexScope::kLocal);
+  for (size_t i = 0; i < entries.mutations.size(); ++i) {
+    engine::Mutation& m = entries.mutations[i];
+    if (offsets[i] < 4 || std::string_view(m.key).substr(4, offsets[i] - 4) != partition_id) {
+      return Status(ErrorCode::kInternal, "an LSI entry outside its item's partition");
+    }
+    auto keyspace = static_cast<uint32_t>(ReadBigEndian(std::string_view(m.key).substr(0, 4)));
+    write.local_mutations.push_back({keyspace, m.key.substr(offsets[i]), std::move(m.value)});
+  }
+  return Status::Ok();
+}
+
+Status ChangeApplier::AddLocalIndexWrites(engine::PartitionRef partition, std::string_view record,
+                                          engine::PartitionWrite& write) {
+  MT_ASSIGN_OR_RETURN(ItemChange change, DecodeItemChange(record));
+  std::shared_ptr<const TableDescription> table = tables_(change.table_keyspace);
+  if (!table || table->local_indexes.empty()) return Status::Ok();
+  return AppendLocalIndexWrites(*table, partition.id, change.old_image ? &*change.old_image : nullptr,
+                                change.new_image ? &*change.new_image : nullptr, write);
 }
 
 std::mutex& ChangeApplier::LockOf(engine::PartitionRef partition) {
@@ -42,7 +70,8 @@ Status ChangeApplier::Apply(engine::PartitionRef partition, uint64_t position, s
   engine::WriteBatch derived;
   std::vector<uint32_t> offsets;
   (void)AppendDerived(*table, change.old_image ? &*change.old_image : nullptr,
-                      change.new_image ? &*change.new_image : nullptr, change.extra, derived, &offsets);
+                      change.new_image ? &*change.new_image : nullptr, change.extra, derived, &offsets, nullptr,
+                      table::IndexScope::kGlobal);  // LSI entries were written with the item
   // One commit per partition touched, in the order the partitions first appear.
   std::vector<std::pair<std::string_view, engine::PartitionWrite>> writes;
   std::map<std::string_view, size_t> slot;  // [keyspace][partition id] -> writes index

@@ -1,15 +1,22 @@
-// ChangeApplier: derives what hangs off an item change (GSI and LSI entries, the expiry-index
-// entry, the stream record) and applies it, from the item's partition change log.
+// ChangeApplier: derives what hangs off an item change (GSI entries, the expiry-index entry, the
+// stream record) and applies it, from the item's partition change log. LSI entries are not
+// derived here on the logged path: they live with the item's partition (colocated keyspaces,
+// engine.h) and are written by the item's own partition commit (AppendLocalIndexWrites).
 //
 // Contract:
 // - AppendDerived() is the derivation, used by every path: the index-entry and expiry-index
-//   mutations that turn the old image into the new one (index_entries.h, ttl_index.h), then the
-//   change's extra writes (an embedded engine's stream record, PITR history), all as full keys with their sort offsets.
+//   mutations that turn the old image into the new one (index_entries.h, ttl_index.h; the indexes
+//   of `scope`), then the change's extra writes (an embedded engine's stream record, PITR
+//   history), all as full keys with their sort offsets.
 // - On a store that AppliesDerivedInCommit() (the embedded engines) the write path does not log:
-//   it commits the item, its guards and AppendDerived()'s mutations in ONE CommitWithDerived
-//   (engine.h): the derived state is visible when the write returns and no applier runs.
-// - On any other store, CommitLogged() commits the item partition's write with EncodeItemChange()
-//   appended to that partition's log (one partition commit), then Drain()s the partition: under
+//   it commits the item, its guards and AppendDerived()'s mutations (every index) in ONE
+//   CommitWithDerived (engine.h): the derived state is visible when the write returns and no
+//   applier runs.
+// - On any other store, the item partition's write carries the change's LSI entry mutations as
+//   local_mutations (AppendLocalIndexWrites: one partition commit with the item, so an LSI entry
+//   never exists without its item nor misses for it, whatever stops when). CommitLogged() commits
+//   that write with EncodeItemChange() appended to the partition's log, then Drain()s the
+//   partition (GSI, expiry and stream writes only: AppendDerived with IndexScope::kGlobal): under
 //   the partition's lock (a striped mutex array), it reads the untrimmed records in order, commits
 //   each record's derived writes partition by partition, then its stream records (ItemChange::
 //   stream: AppendStreamPart numbers each in its stream's shard, once per (partition, position),
@@ -48,7 +55,15 @@ std::vector<table::IndexWriteCost> AppendDerived(const TableDescription& table, 
                                                  const Item* new_item, const std::vector<AddressedMutation>& extra,
                                                  engine::WriteBatch& batch,
                                                  std::vector<uint32_t>* sort_offsets = nullptr,
-                                                 const std::string* encoded_new_item = nullptr);
+                                                 const std::string* encoded_new_item = nullptr,
+                                                 table::IndexScope scope = table::IndexScope::kAll);
+
+// Appends to `write` (a commit of the item's partition `partition_id` in the table's keyspace) the
+// local_mutations that turn the item's LSI entries from `old_item`'s into `new_item`'s (either may
+// be null); `encoded_new_item` as AppendDerived's. kInternal when an entry is not in that partition.
+Status AppendLocalIndexWrites(const TableDescription& table, std::string_view partition_id, const Item* old_item,
+                              const Item* new_item, engine::PartitionWrite& write,
+                              const std::string* encoded_new_item = nullptr);
 
 class ChangeApplier {
  public:
@@ -61,6 +76,9 @@ class ChangeApplier {
   // drains the partition. kGuardFailed: nothing written.
   Status CommitLogged(engine::PartitionRef partition, engine::PartitionWrite write, const ItemChange& change);
   Status Drain(engine::PartitionRef partition);
+  // Adds to `write` the LSI entry writes of the logged change `record` (EncodeItemChange) of an item
+  // in `partition` (AppendLocalIndexWrites; nothing for a table the resolver no longer knows).
+  Status AddLocalIndexWrites(engine::PartitionRef partition, std::string_view record, engine::PartitionWrite& write);
   Status Recover(const std::vector<uint32_t>& table_keyspaces);
 
  private:

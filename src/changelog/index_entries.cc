@@ -168,14 +168,16 @@ uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableD
   AppendKeyComponent(partition_value, partition_id);
   // The collection: the table's partition, then the same partition of every LSI.
   uint64_t total = store.ApproximateBytes({table.key_prefix, partition_id});
-  for (const auto& index : table.local_indexes) total += store.ApproximateBytes({index.key_prefix, partition_id});
+  for (const auto& index : table.local_indexes) {
+    total += store.ApproximateBytes({index.key_prefix, partition_id, table.key_prefix});
+  }
   return total;
 }
 
 std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
                                               const Item* new_item, engine::WriteBatch& batch,
                                               const std::string* encoded_new_item,
-                                              std::vector<uint32_t>* sort_offsets) {
+                                              std::vector<uint32_t>* sort_offsets, IndexScope scope) {
   std::vector<IndexWriteCost> costs;
   // Entries of ALL projections are the whole items: their sizes, their equality and the new
   // item's encoding are worked out once for every such index, not once per index.
@@ -220,8 +222,12 @@ std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, con
       batch.mutations.push_back({std::move(new_entry->key), encode(*new_entry)});
     }
   };
-  for (const auto& index : table.global_indexes) update(index);
-  for (const auto& index : table.local_indexes) update(index);
+  if (scope != IndexScope::kLocal) {
+    for (const auto& index : table.global_indexes) update(index);
+  }
+  if (scope != IndexScope::kGlobal) {
+    for (const auto& index : table.local_indexes) update(index);
+  }
   return costs;
 }
 

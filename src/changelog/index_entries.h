@@ -65,7 +65,8 @@ std::optional<std::string> PositionKey(const TableDescription& table, const Inde
 std::string PrefixSuccessor(std::string prefix);
 
 // Item collections (tables with local secondary indexes): the items sharing one partition key
-// value, plus their entries in every LSI. The engine key ranges that hold one collection (the
+// value, plus their entries in every LSI (kept with the item's partition: colocated keyspaces of
+// the table's, engine.h). The engine key ranges that hold one collection (the
 // table partition, then one range per LSI), and an estimate of its stored bytes from the store's
 // per-partition size approximation: cheap (no item is read on RocksDB) and good to the precision DynamoDB
 // reports (whole gigabytes).
@@ -74,14 +75,20 @@ std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const Tabl
 uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableDescription& table,
                                      const AttributeValue& partition_value);
 
+// Which secondary indexes AddIndexMutations covers: all, the global ones only (what the change-log
+// applier derives on the logged path), or the local ones only (what the item's own partition
+// commit writes there, as colocated keyspaces: engine.h).
+enum class IndexScope { kAll, kGlobal, kLocal };
+
 // Appends the index-entry mutations that turn `old_item` into `new_item` (either may be null)
-// for every secondary index of `table`, and returns what each touched index arm costs.
+// for every secondary index of `table` in `scope`, and returns what each touched index arm costs.
 // `encoded_new_item`, when given, is EncodeItem(*new_item), which ALL projections store as is.
 // `sort_offsets`, when given, receives for each mutation appended where its sort key starts (the
 // key is [keyspace u32][partition id][sort key]): what a partitioned store needs to address it.
 std::vector<IndexWriteCost> AddIndexMutations(const TableDescription& table, const Item* old_item,
                                               const Item* new_item, engine::WriteBatch& batch,
                                               const std::string* encoded_new_item = nullptr,
-                                              std::vector<uint32_t>* sort_offsets = nullptr);
+                                              std::vector<uint32_t>* sort_offsets = nullptr,
+                                              IndexScope scope = IndexScope::kAll);
 
 }  // namespace monotable::table

@@ -42,7 +42,22 @@
 //   unit over keys of any partitions, given as full keys [keyspace u32][partition id][sort key]
 //   (guards included); the write path then commits an item write and everything derived from it
 //   in that one unit and appends no log record. Other stores refuse it (kInternal): their writes
-//   log the change in the item's partition and appliers derive the rest from the log.
+//   log the change in the item's partition and appliers derive the rest from the log (GSI,
+//   expiry and stream entries); an item's LSI entries are colocated with it (below) and written
+//   by the item's own partition commit on every store.
+// - Colocated keyspaces (an LSI's entries live with their item's partition: issue #45). A keyspace
+//   may be colocated with a home keyspace: its partition X is part of the unit of the home's
+//   partition X (same id). It is written only through a Commit on the home partition, whose
+//   `local_mutations` (keyspace + sort key + value) are applied in the same atomic unit as the
+//   commit's other mutations (they take no guards, markers or log records of their own). It is read
+//   with the home named: PartitionRef{keyspace, id, home} for Get, ReadRange and ApproximateBytes
+//   (that keyspace's entries only) and KeyspaceRef{keyspace, home} for ScanKeyspace (the home's
+//   partitions, in hash order). Commit, markers and logs are never addressed to a colocated
+//   keyspace. DropKeyspace(home) removes its colocated entries; the caller also drops each
+//   colocated keyspace (a store that keeps them apart, as the ordered layout does, needs it; on
+//   others it finds nothing). A store may keep colocated entries in a keyspace of their own
+//   (ordered layout: [keyspace][id][sort key], exactly as before) as long as the home partition's
+//   commit writes them in its atomic unit; CommitWithDerived's full keys address them the same way.
 // - Prepare markers. Each partition also holds a side space of markers keyed by sort key (the
 //   transaction coordinator of src/txn marks an item it has prepared with its transaction id under
 //   the item's own sort key). Markers are invisible to Get, ReadRange, ScanKeyspace and
@@ -188,10 +203,30 @@ class Engine {
 // there; the transaction ledger of src/txn has one).
 constexpr uint32_t kReservedKeyspaces = 0xFFFFFF00u;
 
-// One partition: a keyspace and a partition id (see the contract). Views: the caller keeps the bytes.
+// The `home` of a keyspace that is not colocated with another (see the contract).
+constexpr uint32_t kNotColocated = 0xFFFFFFFFu;
+
+// One partition: a keyspace and a partition id (see the contract); `home`: the home keyspace when
+// `keyspace` is colocated with one. Views: the caller keeps the bytes.
 struct PartitionRef {
   uint32_t keyspace = 0;
   std::string_view id;
+  uint32_t home = kNotColocated;
+};
+
+// A keyspace for ScanKeyspace, with its home when it is colocated (implicitly from a plain keyspace).
+struct KeyspaceRef {
+  KeyspaceRef(uint32_t keyspace, uint32_t home = kNotColocated) : keyspace(keyspace), home(home) {}  // NOLINT
+  uint32_t keyspace;
+  uint32_t home;
+  bool colocated() const { return home != kNotColocated; }
+};
+
+// A mutation of a colocated keyspace's entry in the committed partition's unit (same partition id).
+struct LocalMutation {
+  uint32_t keyspace = 0;
+  std::string key;                   // sort key
+  std::optional<std::string> value;  // nullopt: delete
 };
 
 struct PartitionWrite {
@@ -200,6 +235,7 @@ struct PartitionWrite {
   std::vector<std::string> log;     // appended to the partition's change log, in order
   std::vector<Guard> marker_guards;        // on the partition's markers (keys are sort keys)
   std::vector<Mutation> marker_mutations;  // on the partition's markers (keys are sort keys)
+  std::vector<LocalMutation> local_mutations;  // on keyspaces colocated with this partition's keyspace
 };
 
 // What a successful Commit() assigned: the number of the first record of `log` (the others
@@ -236,7 +272,7 @@ class PartitionStore {
   virtual uint64_t ReadToken(PartitionRef partition, std::string_view sort_key) { return 0; }
 
   // The directory walk: items of `keyspace` with partition id + sort key in [lower, upper).
-  [[nodiscard]] virtual Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,
+  [[nodiscard]] virtual Status ScanKeyspace(KeyspaceRef keyspace, std::string_view lower, std::string_view upper,
                                             const EntryVisitor& visit) = 0;
 
   [[nodiscard]] virtual Status ReadLog(PartitionRef partition, uint64_t after, const LogVisitor& visit) = 0;

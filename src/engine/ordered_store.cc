@@ -98,6 +98,12 @@ class OrderedStore final : public PartitionStore {
     batch.mutations = std::move(write.mutations);
     for (Guard& g : batch.guards) g.key.insert(0, prefix);
     for (Mutation& m : batch.mutations) m.key.insert(0, prefix);
+    // Colocated keyspaces keep the layout of a keyspace of their own, in the same engine batch.
+    for (LocalMutation& m : write.local_mutations) {
+      PartitionRef local{m.keyspace, p.id};
+      m.key.insert(0, ItemPrefix(local));
+      batch.mutations.push_back({std::move(m.key), std::move(m.value)});
+    }
     if (!write.marker_guards.empty() || !write.marker_mutations.empty()) {
       std::string marker_prefix = LogPrefix(kMarkerKeyspace, p);
       for (Guard& g : write.marker_guards) {
@@ -137,9 +143,9 @@ class OrderedStore final : public PartitionStore {
   // The layout's full keys are the engine's keys: one engine batch.
   Status CommitWithDerived(const WriteBatch& batch) override { return engine_.Commit(batch); }
 
-  Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,
+  Status ScanKeyspace(KeyspaceRef keyspace, std::string_view lower, std::string_view upper,
                       const EntryVisitor& visit) override {
-    std::string space = SpacePrefix(keyspace);
+    std::string space = SpacePrefix(keyspace.keyspace);
     std::string from = space;
     from.append(lower);
     std::string to;

@@ -15,6 +15,9 @@
 //   (plus prefixing the keys it was handed, in place); a commit with log records also holds the
 //   partition's stripe of a small mutex array while it reads the head and commits, which orders
 //   the positions of one partition.
+// - Colocated keyspaces (engine.h) keep the item layout of a keyspace of their own: a commit's
+//   local_mutations are items [keyspace][partition id][sort key] in the same engine batch, and
+//   reads ignore PartitionRef::home / KeyspaceRef::home.
 // - AppliesDerivedInCommit(): CommitWithDerived(batch) is the engine's Commit(batch), the full
 //   keys being the engine's keys: an item write and its derived writes are one engine batch.
 // - The adapter does not own the engine; it must outlive the adapter.

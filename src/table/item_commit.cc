@@ -22,6 +22,10 @@ Status ItemCommitter::CommitItem(const TableDescription& table, std::string_view
                                  changelog::ItemChange change, bool log) {
   MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, item_key));
   engine::PartitionWrite write;
+  // The item's LSI entries live with it (colocated keyspaces): written by this very commit.
+  MT_RETURN_IF_ERROR(changelog::AppendLocalIndexWrites(
+      table, address.partition.id, change.old_image ? &*change.old_image : nullptr,
+      change.new_image ? &*change.new_image : nullptr, write, new_value ? &*new_value : nullptr));
   write.guards.push_back({std::string(address.sort_key), std::move(expected)});
   write.mutations.push_back({std::string(address.sort_key), std::move(new_value)});
   write.marker_guards.push_back({std::string(address.sort_key), std::nullopt});
@@ -39,6 +43,9 @@ Status ItemCommitter::Rederive(const TableDescription& table, std::string_view i
   MT_ASSIGN_OR_RETURN(ItemAddress address, AddressOf(table, item_key));
   MT_ASSIGN_OR_RETURN(Item item, DecodeItem(stored_value));
   engine::PartitionWrite write;
+  // Puts of the LSI entries too (harmless when they exist), with the item's own commit.
+  MT_RETURN_IF_ERROR(
+      changelog::AppendLocalIndexWrites(table, address.partition.id, nullptr, &item, write, &stored_value));
   write.guards.push_back({std::string(address.sort_key), stored_value});
   write.marker_guards.push_back({std::string(address.sort_key), std::nullopt});
   changelog::ItemChange change;

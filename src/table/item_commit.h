@@ -8,12 +8,16 @@
 // - CommitItem() commits ONE item's write in its own partition: a guard on the item's stored value
 //   as read (nullopt: absent), the new value (nullopt: delete), and the change record
 //   (changelog::ItemChange: old and new images, the stream record the writer numbered) appended to
-//   the partition's log in the same commit; then it drains the partition through the
-//   ChangeApplier, so the item's GSI, LSI and expiry entries and its stream record are written
-//   when it returns OK. kGuardFailed: the item changed since it was read; nothing written.
+//   the partition's log in the same commit, with the item's LSI entry changes (derived from the
+//   change's images: local_mutations on the LSIs' keyspaces, colocated with the table's, engine.h)
+//   in that same partition commit; then it drains the partition through the ChangeApplier, so
+//   the item's GSI and expiry entries and its stream record are written when it returns OK.
+//   kGuardFailed: the item changed since it was read; nothing written. The change's images must
+//   be the item as read (old) and as written (new) even when `log` is false.
 // - Rederive() logs a change with no old image and the item's stored value as the new one,
-//   guarded on that value: the applier then (re)writes every secondary-index and expiry entry the
-//   item needs (puts only, so it is harmless when they exist). Index and TTL backfills use it, as
+//   guarded on that value: the same commit puts the item's LSI entries and the applier then
+//   (re)writes every GSI and expiry entry the item needs (puts only, so it is harmless when they
+//   exist). Index and TTL backfills use it, as
 //   the log orders it before any later write of the item.
 // - A plain item write guards `no prepare marker` on its item (txn/coordinator.h): an item held by
 //   a transaction answers kTransactionConflict ("Transaction is ongoing for the item"), as AWS
@@ -52,8 +56,9 @@ class ItemCommitter {
   // True when item writes take the logged path (the store does not apply derived writes).
   bool logged() const { return logged_; }
 
-  // `log` false: the change derives nothing (no index or expiry entry changes, no stream record),
-  // so it is not logged and nothing is drained: one partition commit.
+  // `log` false: the change derives nothing for the applier (no GSI or expiry entry changes, no
+  // stream record), so it is not logged and nothing is drained: one partition commit (LSI entry
+  // changes included).
   Status CommitItem(const TableDescription& table, std::string_view item_key, std::optional<std::string> expected,
                     std::optional<std::string> new_value, changelog::ItemChange change, bool log = true);
   Status Rederive(const TableDescription& table, std::string_view item_key, const std::string& stored_value);

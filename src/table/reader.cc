@@ -7,6 +7,11 @@
 namespace monotable::table {
 namespace {
 
+// An LSI's keyspace is colocated with its table's (engine.h): its reads name the table's keyspace.
+uint32_t HomeOf(const TableDescription& table, const IndexDescription* index) {
+  return index && !index->global ? table.key_prefix : engine::kNotColocated;
+}
+
 // Escaped bytes of a string/binary value without its terminator: the prefix every value that
 // begins with it shares.
 std::string BeginsWithPrefix(const AttributeValue& v) {
@@ -107,7 +112,8 @@ Result<Page> ReadPartition(Database& db, const TableDescription& table, const In
     }
   }
   PageCollector collect(options);
-  Status read = db.store().ReadRange({keyspace, partition_id}, {sort_lower, sort_upper, options.forward},
+  Status read = db.store().ReadRange({keyspace, partition_id, HomeOf(table, index)},
+                                     {sort_lower, sort_upper, options.forward},
                                      collect.Visitor());
   return collect.Finish(std::move(read), table, index);
 }
@@ -190,7 +196,7 @@ Result<Page> ScanSegment(Database& db, const TableHandle& handle, const IndexDes
   std::string_view to = upper.compare(0, 4, PrefixBytes(keyspace)) == 0 ? std::string_view(upper).substr(4)
                                                                         : std::string_view();
   PageCollector collect(options);
-  Status read = db.store().ScanKeyspace(keyspace, from, to, collect.Visitor());
+  Status read = db.store().ScanKeyspace({keyspace, HomeOf(table, index)}, from, to, collect.Visitor());
   return collect.Finish(std::move(read), table, index);
 }
 

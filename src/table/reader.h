@@ -12,7 +12,8 @@
 // - Items come back as stored records (the item codec's bytes): a caller that only passes them
 //   on (Query/Scan without filter or projection) writes them out without building Items;
 //   Page::Decode() gives the Item.
-// - Items returned by an index read are the index's projected items.
+// - Items returned by an index read are the index's projected items. An LSI is read as a keyspace
+//   colocated with the table's (engine.h: its partitions live in the table's partitions).
 // - `exclusive_start` (already validated by the caller) resumes strictly after that position.
 #pragma once
 

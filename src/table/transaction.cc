@@ -119,7 +119,8 @@ struct LoggedAttempt {
   std::optional<Item> old_item;
   WriteResult result;
   std::optional<std::string> encoded;  // the new item's encoding
-  bool derives = false;  // the write changes a secondary-index or expiry entry (the applier has work)
+  bool derives = false;  // the write changes a GSI or expiry entry (the applier has work)
+  bool changes_local = false;  // the write changes an LSI entry (written with the item: item_commit.h)
   Status outcome = Status::Ok();
 };
 
@@ -157,11 +158,17 @@ Result<LoggedAttempt> ReadAndApply(Database& db, const WriteAction& action, cons
   if (!action.check_only) {
     if (attempt.result.new_item) attempt.encoded = EncodeItem(*attempt.result.new_item);
     // The index arms' costs (the entries themselves are written by the change-log applier).
-    engine::WriteBatch derived;
-    attempt.result.index_costs =
-        changelog::AppendDerived(table, old_item, attempt.result.new_item ? &*attempt.result.new_item : nullptr, {},
-                                 derived, nullptr, attempt.encoded ? &*attempt.encoded : nullptr);
+    engine::WriteBatch derived, local;
+    const Item* new_item = attempt.result.new_item ? &*attempt.result.new_item : nullptr;
+    const std::string* encoded = attempt.encoded ? &*attempt.encoded : nullptr;
+    attempt.result.index_costs = changelog::AppendDerived(table, old_item, new_item, {}, derived, nullptr, encoded,
+                                                          IndexScope::kGlobal);
+    for (const IndexWriteCost& cost :
+         AddIndexMutations(table, old_item, new_item, local, encoded, nullptr, IndexScope::kLocal)) {
+      attempt.result.index_costs.push_back(cost);
+    }
     attempt.derives = !derived.mutations.empty();
+    attempt.changes_local = !local.mutations.empty();
   }
   attempt.outcome = ChargeWrite(db, *action.table, action.key, old_item, attempt.result, charge);
   return attempt;
@@ -248,8 +255,9 @@ Result<TransactionResult> WriteThroughCoordinator(Database& db, const std::vecto
         write.new_value = attempts[i].encoded;
         changes.push_back(std::make_unique<ChangeLogBatch>(db.streams()));
         changelog::ItemChange change = ChangeOf(table, attempts[i], *changes.back());
-        // A change that derives nothing needs no log record (and its partition no drain).
-        if (attempts[i].derives || !change.extra.empty() || !change.stream.empty()) {
+        // A change that derives nothing needs no log record (and its partition no drain); one that
+        // changes an LSI entry carries it, as the coordinator derives the LSI writes from it.
+        if (attempts[i].derives || attempts[i].changes_local || !change.extra.empty() || !change.stream.empty()) {
           write.change = changelog::EncodeItemChange(change);
         }
       }

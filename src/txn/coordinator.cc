@@ -170,7 +170,11 @@ Status Coordinator::ApplyAll(const LedgerRecord& record) {
     write.marker_mutations.push_back({w.sort_key, std::nullopt});
     if (!w.check_only) {
       write.mutations.push_back({w.sort_key, w.new_value});
-      if (!w.change.empty()) write.log.push_back(w.change);
+      if (!w.change.empty()) {
+        // The item's LSI entries (colocated with its partition) change in this same commit.
+        MT_RETURN_IF_ERROR(applier_.AddLocalIndexWrites(w.Partition(), w.change, write));
+        write.log.push_back(w.change);
+      }
     }
     // A failed guard: applied already (by a recoverer, or by an earlier run of this record).
     MT_RETURN_IF_ERROR(IgnoringGuardFailure(store_.Commit(w.Partition(), std::move(write)).status()));

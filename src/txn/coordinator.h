@@ -15,7 +15,9 @@
 //   (c) decision: the record moves PENDING -> COMMITTED (guarded: a recoverer that aborted it
 //       first wins, and Run then answers kConflict);
 //   (d) apply, one partition commit per write, guarded on marker == nonce: puts or deletes the
-//       item, removes the marker and logs `change` in the partition's change log, then the
+//       item, removes the marker, writes the item's LSI entry changes derived from `change`
+//       (local_mutations: ChangeApplier::AddLocalIndexWrites; a write that changes an LSI entry
+//       always carries its change) and logs `change` in the partition's change log, then the
 //       partition is drained by the ChangeApplier (GSI, stream, TTL entries); a ConditionCheck
 //       only removes its marker. A guard that fails means a recoverer applied it already;
 //   (e) the record moves COMMITTED -> DONE with its finish time and is kept, with the caller's

@@ -72,7 +72,7 @@ class PartitionStoreContract : public ::testing::Test {
     EXPECT_TRUE(st.ok()) << st.message();
     return out;
   }
-  KVs Scan(uint32_t keyspace, std::string_view lower, std::string_view upper) {
+  KVs Scan(KeyspaceRef keyspace, std::string_view lower, std::string_view upper) {
     KVs out;
     Status st = store_->ScanKeyspace(keyspace, lower, upper, [&](std::string_view k, std::string_view v) {
       out.emplace_back(k, v);
@@ -431,7 +431,88 @@ TYPED_TEST_P(PartitionStoreContract, TrimsManyRecords) {
   EXPECT_EQ(next->first_log_position, 2501u);
 }
 
+// Colocated keyspaces (an LSI's entries with their table's partition): written only by the home
+// partition's commits, in the same unit; read with the home named; apart from the home's items.
+TYPED_TEST_P(PartitionStoreContract, ColocatedEntriesCommitWithTheHomePartition) {
+  constexpr uint32_t kHome = 30, kLocal = 31;
+  std::string a = Pid(3, "a"), b = Pid(2, "b");
+  const PartitionRef home_a{kHome, a}, local_a{kLocal, a, kHome}, local_b{kLocal, b, kHome};
+  auto local = [](std::string key, std::optional<std::string> value) {
+    return LocalMutation{kLocal, std::move(key), std::move(value)};
+  };
+  PartitionWrite w;
+  w.guards.push_back({"k1", std::nullopt});
+  w.mutations.push_back({"k1", std::string("item1")});
+  w.local_mutations = {local("s2k1", "e1"), local("s1k2", "e2"), local("s3k3", "e3")};
+  ASSERT_TRUE(this->store_->Commit(home_a, std::move(w)).ok());
+  // A refused commit applies none of its colocated mutations either.
+  PartitionWrite refused;
+  refused.guards.push_back({"k1", std::nullopt});
+  refused.mutations.push_back({"k1", std::string("item1 again")});
+  refused.local_mutations = {local("s0", "never"), local("s2k1", std::nullopt)};
+  EXPECT_EQ(this->store_->Commit(home_a, std::move(refused)).status().code(), ErrorCode::kGuardFailed);
+  PartitionWrite other;
+  other.mutations.push_back({"k9", std::string("item9")});
+  other.local_mutations = {local("s5k9", "e9")};
+  ASSERT_TRUE(this->store_->Commit({kHome, b}, std::move(other)).ok());
+
+  EXPECT_EQ(this->store_->Get(local_a, "s2k1").value(), std::optional<std::string>("e1"));
+  EXPECT_FALSE(this->store_->Get(local_a, "s0").value().has_value());
+  EXPECT_FALSE(this->store_->Get(local_a, "k1").value().has_value());  // the home's item is not an entry
+  EXPECT_FALSE(this->store_->Get(home_a, "s2k1").value().has_value());  // nor an entry an item
+  EXPECT_EQ(this->Range(home_a, "", "", true), (KVs{{"k1", "item1"}}));
+  EXPECT_EQ(this->Range(local_a, "", "", true), (KVs{{"s1k2", "e2"}, {"s2k1", "e1"}, {"s3k3", "e3"}}));
+  EXPECT_EQ(this->Range(local_a, "", "", false), (KVs{{"s3k3", "e3"}, {"s2k1", "e1"}, {"s1k2", "e2"}}));
+  EXPECT_EQ(this->Range(local_a, "s2", "s3", false), (KVs{{"s2k1", "e1"}}));
+  EXPECT_EQ(this->Range(local_a, "s2", "", true), (KVs{{"s2k1", "e1"}, {"s3k3", "e3"}}));
+  EXPECT_EQ(this->Range(local_b, "", "", true), (KVs{{"s5k9", "e9"}}));
+  // The scan walks the home's partitions in hash order (b before a), entries only.
+  EXPECT_EQ(this->Scan({kLocal, kHome}, "", ""),
+            (KVs{{b + "s5k9", "e9"}, {a + "s1k2", "e2"}, {a + "s2k1", "e1"}, {a + "s3k3", "e3"}}));
+  EXPECT_EQ(this->Scan({kLocal, kHome}, a + "s2", ""), (KVs{{a + "s2k1", "e1"}, {a + "s3k3", "e3"}}));
+  EXPECT_EQ(this->Scan({kLocal, kHome}, "", a), (KVs{{b + "s5k9", "e9"}}));
+  EXPECT_EQ(this->Scan(kHome, "", ""), (KVs{{b + "k9", "item9"}, {a + "k1", "item1"}}));
+
+  // An item and its entries change together: move one entry, delete another.
+  PartitionWrite change;
+  change.guards.push_back({"k1", std::string("item1")});
+  change.mutations.push_back({"k1", std::string("item1b")});
+  change.local_mutations = {local("s2k1", std::nullopt), local("s4k1", "e1b"), local("s1k2", std::nullopt)};
+  change.log.push_back("changed");
+  ASSERT_TRUE(this->store_->Commit(home_a, std::move(change)).ok());
+  EXPECT_EQ(this->Range(local_a, "", "", true), (KVs{{"s3k3", "e3"}, {"s4k1", "e1b"}}));
+  EXPECT_EQ(this->Log(home_a, 0).size(), 1u);
+  this->Reopen();
+  EXPECT_EQ(this->Range(local_a, "", "", true), (KVs{{"s3k3", "e3"}, {"s4k1", "e1b"}}));
+
+  // Dropping the home (and, as callers do, the colocated keyspace) removes the entries.
+  ASSERT_TRUE(this->store_->DropKeyspace(kHome).ok());
+  ASSERT_TRUE(this->store_->DropKeyspace(kLocal).ok());
+  EXPECT_TRUE(this->Range(local_a, "", "", true).empty());
+  EXPECT_TRUE(this->Scan({kLocal, kHome}, "", "").empty());
+  EXPECT_FALSE(this->store_->Get(local_b, "s5k9").value().has_value());
+}
+
+// A partition's size counts its own keyspace's entries; a colocated keyspace's are counted apart
+// (an item collection's size is the table partition's plus each LSI's).
+TYPED_TEST_P(PartitionStoreContract, ColocatedEntriesAreSizedApart) {
+  if (this->store_->Name() == "rocksdb") GTEST_SKIP() << "RocksDB's sizes are estimates of table files";
+  constexpr uint32_t kHome = 32, kLocal = 33;
+  std::string a = Pid(8, "a");
+  PartitionWrite w;
+  w.mutations.push_back({"item", std::string(1000, 'i')});
+  w.local_mutations.push_back({kLocal, "entry", std::string(3000, 'e')});
+  ASSERT_TRUE(this->store_->Commit({kHome, a}, std::move(w)).ok());
+  const uint64_t items = this->store_->ApproximateBytes({kHome, a});
+  const uint64_t entries = this->store_->ApproximateBytes({kLocal, a, kHome});
+  EXPECT_GE(items, 1000u);
+  EXPECT_LT(items, 3000u);
+  EXPECT_GE(entries, 3000u);
+  EXPECT_LT(entries, 4000u);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(PartitionStoreContract, GuardedCommitAppliesAllOrNothing,
+                            ColocatedEntriesCommitWithTheHomePartition, ColocatedEntriesAreSizedApart,
                             RangesStayInsideTheirPartitionInBothDirections,
                             ScanWalksPartitionsInHashOrderWithConcatenatedKeys,
                             ChangeLogPositionsArePerPartitionAndNeverReused, DropKeyspaceRemovesItemsAndLogs,

@@ -97,5 +97,29 @@ TEST(PartitionedStoreTest, NothingIsAtomicAcrossPartitions) {
   }
 }
 
+// A colocated keyspace's entries are inside their home partition's unit: one partition write with
+// the item (a crash never separates them), and gone with the home keyspace.
+TEST(PartitionedStoreTest, ColocatedEntriesAreOneWriteWithTheirHomePartition) {
+  for (CrashPoint point : {CrashPoint::kBeforeWrite, CrashPoint::kAfterWrite}) {
+    auto state = NewPartitionedState();
+    auto store = OpenPartitionedStore(state);
+    PartitionWrite w = Set("item", "v");
+    w.local_mutations.push_back({2, "entry", std::string("e")});
+    CrashAfter(*state, 0, point);
+    EXPECT_EQ(store->Commit({1, "\x01p"}, std::move(w)).status().code(), ErrorCode::kIo);
+    Restart(*state);
+    auto after = OpenPartitionedStore(state);
+    const bool applied = point == CrashPoint::kAfterWrite;
+    EXPECT_EQ(GetOr(*after, {1, "\x01p"}, "item").has_value(), applied);
+    EXPECT_EQ(GetOr(*after, {2, "\x01p", 1}, "entry").has_value(), applied);
+    EXPECT_EQ(PartitionWrites(*state), applied ? 1u : 0u);
+    EXPECT_EQ(PartitionCount(*state, 2), 0u);  // no partition of its own
+    if (applied) {
+      ASSERT_TRUE(after->DropKeyspace(1).ok());
+      EXPECT_FALSE(GetOr(*after, {2, "\x01p", 1}, "entry").has_value());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace monotable::engine

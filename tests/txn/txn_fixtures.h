@@ -144,7 +144,7 @@ class HookedStore final : public engine::PartitionStore {
     if (out.ok() && after_commit) after_commit(p, ++commits_);
     return out;
   }
-  Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,
+  Status ScanKeyspace(engine::KeyspaceRef keyspace, std::string_view lower, std::string_view upper,
                       const engine::EntryVisitor& visit) override {
     return base_.ScanKeyspace(keyspace, lower, upper, visit);
   }

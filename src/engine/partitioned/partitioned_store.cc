@@ -14,6 +14,8 @@ struct Partition {
   std::map<std::string, std::string, std::less<>> items;
   std::map<std::string, std::string, std::less<>> markers;
   std::map<uint64_t, std::string> log;
+  // Colocated keyspaces' entries of this partition id (engine.h), by keyspace.
+  std::map<uint32_t, std::map<std::string, std::string, std::less<>>> colocated;
   uint64_t next_position = 1;
 };
 
@@ -34,7 +36,7 @@ class PartitionedState {
 
   std::shared_ptr<Partition> Find(PartitionRef p) {
     std::shared_lock lock(dir_mu);
-    auto ks = keyspaces.find(p.keyspace);
+    auto ks = keyspaces.find(p.home == kNotColocated ? p.keyspace : p.home);
     if (ks == keyspaces.end()) return nullptr;
     auto it = ks->second.find(p.id);
     return it == ks->second.end() ? nullptr : it->second;
@@ -96,6 +98,14 @@ namespace {
 
 using Entries = std::map<std::string, std::string, std::less<>>;
 
+// The entries a read of `p` sees in its unit: the items, or a colocated keyspace's entries (null:
+// none). Called with the partition locked.
+const Entries* EntriesOf(const Partition& part, PartitionRef p) {
+  if (p.home == kNotColocated) return &part.items;
+  auto it = part.colocated.find(p.keyspace);
+  return it == part.colocated.end() ? nullptr : &it->second;
+}
+
 bool GuardsHold(const Entries& entries, const std::vector<Guard>& guards) {
   for (const Guard& g : guards) {
     auto it = entries.find(g.key);
@@ -125,8 +135,10 @@ class PartitionedStore final : public PartitionStore {
     auto part = state_->Find(p);
     if (!part) return std::optional<std::string>();
     std::lock_guard lock(part->mu);
-    auto it = part->items.find(sort_key);
-    if (it == part->items.end()) return std::optional<std::string>();
+    const Entries* entries = EntriesOf(*part, p);
+    if (!entries) return std::optional<std::string>();
+    auto it = entries->find(sort_key);
+    if (it == entries->end()) return std::optional<std::string>();
     return std::optional<std::string>(it->second);
   }
 
@@ -137,9 +149,12 @@ class PartitionedStore final : public PartitionStore {
     std::vector<std::pair<std::string, std::string>> copy;
     {
       std::lock_guard lock(part->mu);
-      auto from = part->items.lower_bound(range.lower);
-      auto to = range.upper.empty() ? part->items.end() : part->items.lower_bound(range.upper);
-      for (auto it = from; it != to && from != part->items.end(); ++it) copy.emplace_back(it->first, it->second);
+      const Entries* entries = EntriesOf(*part, p);
+      if (!entries) return Status::Ok();
+      auto from = entries->lower_bound(range.lower);
+      auto to = range.upper.empty() ? entries->end() : entries->lower_bound(range.upper);
+      if (!range.upper.empty() && range.upper <= range.lower) to = from;
+      for (auto it = from; it != to && it != entries->end(); ++it) copy.emplace_back(it->first, it->second);
     }
     if (range.forward) {
       for (const auto& [k, v] : copy) {
@@ -164,6 +179,11 @@ class PartitionedStore final : public PartitionStore {
     if (!decision.apply) return decision.after;
     Apply(part->items, write.mutations);
     Apply(part->markers, write.marker_mutations);
+    for (LocalMutation& m : write.local_mutations) {
+      Entries& entries = part->colocated[m.keyspace];
+      if (m.value) entries.insert_or_assign(std::move(m.key), std::move(*m.value));
+      else entries.erase(m.key);
+    }
     CommitOutcome out;
     if (!write.log.empty()) out.first_log_position = part->next_position;
     for (std::string& record : write.log) part->log.emplace(part->next_position++, std::move(record));
@@ -181,18 +201,21 @@ class PartitionedStore final : public PartitionStore {
     return std::optional<std::string>(it->second);
   }
 
-  Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,
+  Status ScanKeyspace(KeyspaceRef keyspace, std::string_view lower, std::string_view upper,
                       const EntryVisitor& visit) override {
     MT_RETURN_IF_ERROR(state_->Alive(generation_));
     std::string key;
-    for (auto& [id, part] : state_->List(keyspace, lower)) {
+    const uint32_t listed = keyspace.colocated() ? keyspace.home : keyspace.keyspace;
+    for (auto& [id, part] : state_->List(listed, lower)) {
       if (!upper.empty() && std::string_view(id) >= upper) break;
       std::string_view sort_lower;
       if (lower.size() > id.size() && lower.substr(0, id.size()) == id) sort_lower = lower.substr(id.size());
       std::vector<std::pair<std::string, std::string>> copy;
       {
         std::lock_guard lock(part->mu);
-        for (auto it = part->items.lower_bound(sort_lower); it != part->items.end(); ++it) {
+        const Entries* entries = EntriesOf(*part, {keyspace.keyspace, id, keyspace.home});
+        for (auto it = entries ? entries->lower_bound(sort_lower) : Entries::const_iterator();
+             entries && it != entries->end(); ++it) {
           copy.emplace_back(it->first, it->second);
         }
       }
@@ -261,8 +284,11 @@ class PartitionedStore final : public PartitionStore {
     auto part = state_->Find(p);
     if (!part) return 0;
     std::lock_guard lock(part->mu);
+    const Entries* entries = EntriesOf(*part, p);
     uint64_t total = 0;
-    for (const auto& [k, v] : part->items) total += k.size() + v.size();
+    if (entries) {
+      for (const auto& [k, v] : *entries) total += k.size() + v.size();
+    }
     return total;
   }
 

@@ -6,7 +6,11 @@
 // - State lives in a PartitionedState shared by the stores opened on it: what a crash leaves
 //   behind. Each partition has its own mutex; a partition's commit is atomic and nothing else is.
 //   The directory of partitions is a map per keyspace in partition-id (hash) order. A partition
-//   keeps its items, its prepare markers and its change log in three maps under its mutex.
+//   keeps its items, its prepare markers, its change log and the entries of keyspaces colocated
+//   with its keyspace (engine.h; one map per colocated keyspace) under its mutex: a commit's
+//   local_mutations are applied with its item mutations, as one partition write, so a crash never
+//   separates them. Reads of a colocated keyspace go to its home's partitions; dropping the home
+//   keyspace drops them.
 // - Reads copy what they visit out of the partition under its lock and visit the copy, so each
 //   read sees one consistent view of its partition and a visitor may call back into the store.
 // - Partition writes (a Commit that is not refused by its guards, a TrimLog that removes records,

@@ -27,6 +27,7 @@ constexpr char kHeadKey[] = "h";
 constexpr char kItemPrefix[] = "i";
 constexpr char kLogPrefix[] = "l";
 constexpr char kMarkerPrefix[] = "m";
+constexpr char kColocatedPrefix[] = "x";  // + keyspace u32: a colocated keyspace's entries
 constexpr char kPartitionEntry[] = "p";  // in a directory object
 constexpr char kLoggedEntry[] = "l";     // in a directory object
 constexpr char kValueTag = 'v';
@@ -84,6 +85,21 @@ int DirectoryShardOf(std::string_view partition_id) {
 std::string DirectoryObject(uint32_t keyspace, int shard) {
   return "k." + Hex32(keyspace) + "." + "0123456789abcdef"[shard];
 }
+
+// The object holding a partition's entries: its home's partition for a colocated keyspace.
+std::string ObjectOf(PartitionRef p) {
+  return PartitionObject(p.home == kNotColocated ? p : PartitionRef{p.home, p.id});
+}
+
+// The omap prefix of the entries of `keyspace` in a partition object: "i" for the object's own
+// items, "x" + keyspace u32 for a colocated keyspace (home != kNotColocated).
+std::string EntryPrefix(uint32_t keyspace, uint32_t home) {
+  if (home == kNotColocated) return kItemPrefix;
+  std::string prefix(kColocatedPrefix);
+  for (int shift = 24; shift >= 0; shift -= 8) prefix.push_back(static_cast<char>((keyspace >> shift) & 0xff));
+  return prefix;
+}
+std::string EntryPrefix(PartitionRef p) { return EntryPrefix(p.keyspace, p.home); }
 
 std::string Prefixed(const char* prefix, std::string_view rest) {
   std::string key(prefix);
@@ -157,7 +173,7 @@ class RadosStore final : public PartitionStore {
       : rados_(std::move(rados)), io_(std::move(io)) {}
 
   Result<std::optional<std::string>> Get(PartitionRef p, std::string_view sort_key) override {
-    return ReadOne(p, Prefixed(kItemPrefix, sort_key));
+    return ReadOne(p, EntryPrefix(p) + std::string(sort_key));
   }
 
   Result<std::optional<std::string>> GetMarker(PartitionRef p, std::string_view sort_key) override {
@@ -170,7 +186,7 @@ class RadosStore final : public PartitionStore {
     int rval = 0;
     librados::ObjectReadOperation op;
     op.omap_get_vals_by_keys({key}, &vals, &rval);
-    int r = Run(PartitionObject(p), op);
+    int r = Run(ObjectOf(p), op);
     if (r == -ENOENT) return std::optional<std::string>();
     if (r < 0) return Failure("get", r);
     auto it = vals.find(key);
@@ -180,14 +196,15 @@ class RadosStore final : public PartitionStore {
   }
 
   Status ReadRange(PartitionRef p, const SortRange& range, const EntryVisitor& visit) override {
-    const std::string oid = PartitionObject(p);
-    if (range.forward) return ReadItems(oid, range.lower, range.upper, /*one_view=*/false, visit);
+    const std::string oid = ObjectOf(p);
+    const std::string prefix = EntryPrefix(p);
+    if (range.forward) return ReadItems(oid, prefix, range.lower, range.upper, /*one_view=*/false, visit);
     // omap iterates forward only: read the whole range at one version, then visit it backwards.
     for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
       std::vector<std::pair<std::string, std::string>> items;
       bool changed = false;
       MT_RETURN_IF_ERROR(ReadItems(
-          oid, range.lower, range.upper, /*one_view=*/true,
+          oid, prefix, range.lower, range.upper, /*one_view=*/true,
           [&](std::string_view k, std::string_view v) {
             items.emplace_back(k, v);
             return true;
@@ -208,6 +225,7 @@ class RadosStore final : public PartitionStore {
     std::map<std::string, const std::optional<std::string>*> last;
     for (const Mutation& m : write.mutations) last[Prefixed(kItemPrefix, m.key)] = &m.value;
     for (const Mutation& m : write.marker_mutations) last[Prefixed(kMarkerPrefix, m.key)] = &m.value;
+    for (const LocalMutation& m : write.local_mutations) last[EntryPrefix(m.keyspace, p.keyspace) + m.key] = &m.value;
     OmapVals sets;
     std::set<std::string> removes;
     for (auto& [key, value] : last) {
@@ -295,14 +313,17 @@ class RadosStore final : public PartitionStore {
     return Status::Io("rados commit: the partition kept changing");
   }
 
-  Status ScanKeyspace(uint32_t keyspace, std::string_view lower, std::string_view upper,
+  Status ScanKeyspace(KeyspaceRef keyspace, std::string_view lower, std::string_view upper,
                       const EntryVisitor& visit) override {
+    // A colocated keyspace is walked through its home's directory and objects.
+    const uint32_t listed = keyspace.colocated() ? keyspace.home : keyspace.keyspace;
+    const std::string prefix = EntryPrefix(keyspace.keyspace, keyspace.home);
     // Start at the partitions sharing all but the last byte of lower's hash prefix: the one holding
     // `lower` (its id is a prefix of it) is among them; ids below `lower` are skipped.
     std::string_view hash = lower.substr(0, std::min<size_t>(lower.size(), 8));
     std::string after = hash.empty() ? "" : Prefixed(kPartitionEntry, hash.substr(0, hash.size() - 1));
     bool stopped = false;
-    Status st = WalkDirectory(keyspace, kPartitionEntry, after, [&](std::string_view id) -> Result<bool> {
+    Status st = WalkDirectory(listed, kPartitionEntry, after, [&](std::string_view id) -> Result<bool> {
       if (!upper.empty() && id >= upper) return false;  // every key of it is >= upper
       std::string_view sort_lower, sort_upper;
       if (lower.size() >= id.size() && lower.substr(0, id.size()) == id) sort_lower = lower.substr(id.size());
@@ -310,7 +331,7 @@ class RadosStore final : public PartitionStore {
       if (upper.size() > id.size() && upper.substr(0, id.size()) == id) sort_upper = upper.substr(id.size());
       std::string key(id);
       MT_RETURN_IF_ERROR(ReadItems(
-          PartitionObject({keyspace, id}), sort_lower, sort_upper, /*one_view=*/false,
+          PartitionObject({listed, id}), prefix, sort_lower, sort_upper, /*one_view=*/false,
           [&](std::string_view sort_key, std::string_view value) {
             key.resize(id.size());
             key.append(sort_key);
@@ -453,7 +474,7 @@ class RadosStore final : public PartitionStore {
 
   uint64_t ApproximateBytes(PartitionRef p) override {
     uint64_t bytes = 0;
-    Status st = ReadItems(PartitionObject(p), "", "", /*one_view=*/false,
+    Status st = ReadItems(ObjectOf(p), EntryPrefix(p), "", "", /*one_view=*/false,
                           [&](std::string_view k, std::string_view v) {
                             bytes += k.size() + v.size();
                             return true;
@@ -561,10 +582,10 @@ class RadosStore final : public PartitionStore {
   // Visits the items of one partition with sort keys in [lower, upper) in order, a page at a time
   // (see the contract). *stopped: the visitor answered false. With one_view, a change of the object
   // between pages stops the read and sets *changed instead of reading on at the new version.
-  Status ReadItems(const std::string& oid, std::string_view lower, std::string_view upper, bool one_view,
-                   const EntryVisitor& visit, bool* stopped = nullptr, bool* changed = nullptr) {
-    const std::string end = upper.empty() ? "" : Prefixed(kItemPrefix, upper);
-    std::string include = lower.empty() ? "" : Prefixed(kItemPrefix, lower);
+  Status ReadItems(const std::string& oid, const std::string& prefix, std::string_view lower, std::string_view upper,
+                   bool one_view, const EntryVisitor& visit, bool* stopped = nullptr, bool* changed = nullptr) {
+    const std::string end = upper.empty() ? "" : prefix + std::string(upper);
+    std::string include = lower.empty() ? "" : prefix + std::string(lower);
     if (!end.empty() && !include.empty() && include >= end) return Status::Ok();
     std::string after = include;
     uint64_t page_size = kFirstPage, version = 0;
@@ -575,7 +596,7 @@ class RadosStore final : public PartitionStore {
       librados::ObjectReadOperation op;
       if (version) op.assert_version(version);
       if (!include.empty()) op.omap_get_vals_by_keys({include}, &first, &first_rval);
-      op.omap_get_vals2(after, kItemPrefix, page_size, &vals, &more, &rval);
+      op.omap_get_vals2(after, prefix, page_size, &vals, &more, &rval);
       uint64_t read_version = 0;
       int r = Run(oid, op, &read_version);
       if (version && (r == -ERANGE || r == -EOVERFLOW)) {
@@ -594,7 +615,7 @@ class RadosStore final : public PartitionStore {
       for (auto& [key, value] : vals) {
         if (!end.empty() && key >= end) return Status::Ok();
         MT_ASSIGN_OR_RETURN(std::string_view v, ItemValue(value));
-        if (!visit(std::string_view(key).substr(1), v)) {
+        if (!visit(std::string_view(key).substr(prefix.size()), v)) {
           if (stopped) *stopped = true;
           return Status::Ok();
         }

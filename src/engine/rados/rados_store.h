@@ -9,6 +9,9 @@
 //     omap "i" + sort key          an item: "v" + value (the tag tells an empty value from absent)
 //     omap "l" + position u64      a change-log record
 //     omap "m" + sort key          a prepare marker: "v" + value (guarded like items)
+//     omap "x" + keyspace u32 + sort key   an entry of a keyspace colocated with this one (an
+//                                  LSI's entry, engine.h): "v" + value, written by the home
+//                                  partition's commits (local_mutations) in the same operation
 //   k.<ks>.<h>                     the keyspace's directory, 16 objects: <h> is the top 4 bits of
 //                                  the partition hash (one hex digit), so shard order is hash order
 //     omap "p" + partition id      every partition ever written (value empty)
@@ -40,10 +43,15 @@
 //   whole [lower, upper) forward (omap iterates forward only), restarting until all pages share one
 //   version, then visits it in reverse: one view, O(range) cost however early the visitor stops.
 //   ScanKeyspace walks the directory from the partition holding `lower` and reads each partition
-//   as ReadRange forward does. ApproximateBytes sums the sizes of a partition's items (it reads
-//   them; no counter is kept yet). ReadToken is not used (guards always compare on the OSD).
-// - DropKeyspace removes every partition object its directory lists, then the directory. Stores
-//   keep no cache of the directory, so another store's later writes re-create entries as needed.
+//   as ReadRange forward does. Reads of a colocated keyspace (PartitionRef/KeyspaceRef with a home)
+//   are the same reads on the home's objects and directory, over that keyspace's "x" range, so an
+//   LSI Query or Scan reads its table's partition objects. ApproximateBytes sums the sizes of a
+//   partition's items, or of one colocated keyspace's entries (an item collection's size is the
+//   table partition's plus each LSI's); it reads them, no counter is kept yet. ReadToken is not
+//   used (guards always compare on the OSD).
+// - DropKeyspace removes every partition object its directory lists, then the directory (the
+//   colocated keyspaces' entries go with their home's objects). Stores keep no cache of the
+//   directory, so another store's later writes re-create entries as needed.
 // - Known limits: no split of a partition by sort-key range yet: Ceph warns past ~200k omap keys
 //   per object (osd_deep_scrub_large_omap_object_key_threshold), and one partition object is one
 //   OSD's work. The planned split: the head gets a range map (sort-key boundary -> child object
