@@ -23,8 +23,10 @@
 //   transactions of several items go through the coordinator and ledger of src/txn. Open()
 //   re-applies untrimmed change logs and recovers in-doubt transactions; the background loop
 //   refreshes the catalog (other servers' DDL) and recovers transactions stale for 5 s.
-// engine() (the ordered engine under an embedded store) is used only by backups, PITR and
-// exports, which need its snapshots; over a store alone has_engine() is false and they refuse.
+// engine() (the ordered engine under an embedded store) serves what only an embedded engine
+// offers: read tokens on the embedded write path, TransactGetItems' snapshot, the statistics walk's
+// snapshot and write-stall detection. Over a store alone has_engine() is false and each of those
+// takes its partition-contract way (markers, per-partition views) or does without.
 //
 // Per-server state (held in this process, not in the engine; what a shared engine must replace or
 // invalidate):
