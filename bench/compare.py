@@ -3,9 +3,9 @@
 
     bench/compare.py --baseline /path/to/old/monotable --candidate build/monotable [--rounds 3]
 
-Both servers run at once on the embedded default (RocksDB, a data directory each; or, with
-`--ceph CONF [--pool P]`, on a Ceph cluster, a RADOS namespace each), loaded with the
-same tables as bench/bench.py. Then, for each workload, the two are measured one after the other,
+Both servers run at once on the embedded default (RocksDB, a data directory each; `--in-memory`:
+the in-memory engine; `--ceph CONF [--pool P]`: a Ceph cluster, a RADOS namespace each), loaded
+with the same tables as bench/bench.py. Then, for each workload, the two are measured one after the other,
 `--rounds` times, alternating which goes first, with every server quiet before each run (a
 shared VM drifts within minutes, so alternation, not one long run, is what makes the figures
 comparable). Prints per workload each round's requests/s, the median of each build, the ratio
@@ -34,7 +34,9 @@ WORKLOADS = [
 
 def start(name, binary, workdir, args):
     port = bench.free_port()
-    if args.ceph:
+    if args.in_memory:
+        store = ["--in-memory"]
+    elif args.ceph:
         store = ["--ceph", args.ceph, "--pool", args.pool, "--ceph-namespace", f"compare-{name}-{uuid.uuid4().hex[:8]}"]
     else:
         store = ["--data", os.path.join(workdir, name)]
@@ -67,6 +69,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--ceph", help="a cluster's ceph.conf: both servers on Ceph RADOS instead of RocksDB")
     ap.add_argument("--pool", default="dyn")
+    ap.add_argument("--in-memory", action="store_true", help="both servers on the in-memory engine")
     ap.add_argument("--only", action="append", help="run only the workloads with these names")
     args = ap.parse_args()
 
@@ -100,7 +103,8 @@ def main():
                   f"{[round(v) for v in rps['candidate']]} -> {c / b:.3f}", flush=True)
         print()
         print(f"{args.rounds} alternating rounds of {args.duration} s, {args.connections} connections, "
-              f"{args.threads} wrk thread(s), both on {'Ceph RADOS' if args.ceph else 'RocksDB'}")
+              f"{args.threads} wrk thread(s), both on "
+              f"{'the in-memory engine' if args.in_memory else 'Ceph RADOS' if args.ceph else 'RocksDB'}")
         print("| workload | baseline req/s (median) | candidate req/s (median) | candidate/baseline | spread |")
         print("|---|---|---|---|---|")
         for label, rps in rows:
