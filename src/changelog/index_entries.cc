@@ -147,9 +147,7 @@ std::string PrefixSuccessor(std::string prefix) {
 
 std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const TableDescription& table,
                                                                      const AttributeValue& partition_value) {
-  std::string partition;
-  AppendBigEndian64(PartitionHash(partition_value), partition);
-  AppendKeyComponent(partition_value, partition);
+  const std::string partition = PartitionIdOf(partition_value);
   std::vector<std::pair<std::string, std::string>> ranges;
   auto add = [&](uint32_t key_prefix) {
     std::string lower = PrefixBytes(key_prefix) + partition;
@@ -163,9 +161,7 @@ std::vector<std::pair<std::string, std::string>> ItemCollectionRanges(const Tabl
 
 uint64_t EstimateItemCollectionBytes(engine::PartitionStore& store, const TableDescription& table,
                                      const AttributeValue& partition_value) {
-  std::string partition_id;
-  AppendBigEndian64(PartitionHash(partition_value), partition_id);
-  AppendKeyComponent(partition_value, partition_id);
+  const std::string partition_id = PartitionIdOf(partition_value);
   // The collection: the table's partition, then the same partition of every LSI.
   uint64_t total = store.ApproximateBytes({table.key_prefix, partition_id});
   for (const auto& index : table.local_indexes) {

@@ -54,6 +54,13 @@ std::string EncodeItemKey(uint32_t key_prefix, const AttributeValue& hash, const
   return key;
 }
 
+std::string PartitionIdOf(const AttributeValue& hash) {
+  std::string id;
+  AppendBigEndian64(PartitionHash(hash), id);
+  AppendKeyComponent(hash, id);
+  return id;
+}
+
 Item ExtractKey(const TableDescription& table, const Item& item) {
   Item key;
   for (const auto& element : table.key_schema) {

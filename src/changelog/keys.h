@@ -22,6 +22,8 @@ std::string PrefixBytes(uint32_t key_prefix);
 // [prefix, prefix + 1): every key of one key space.
 std::pair<std::string, std::string> KeySpaceRange(uint32_t key_prefix);
 std::string EncodeItemKey(uint32_t key_prefix, const AttributeValue& hash, const AttributeValue* range);
+// The partition id of the item collection of `hash`: [partition hash u64 BE][key component].
+std::string PartitionIdOf(const AttributeValue& hash);
 
 // The item's key (table key attributes only), for messages and ReturnValues.
 Item ExtractKey(const TableDescription& table, const Item& item);

@@ -14,6 +14,8 @@ import uuid
 import botocore.exceptions
 import pytest
 
+from test_streams import read_shard
+
 CONF = os.environ.get("MONOTABLE_CEPH_CONF")
 POOL = os.environ.get("MONOTABLE_CEPH_POOL", "dyn")
 
@@ -228,14 +230,7 @@ def read_stream(server, arn):
     per_shard = {}
     for shard in shards:
         it = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
-        records = []
-        while it:
-            resp = streams.get_records(ShardIterator=it)
-            records += resp["Records"]
-            if not resp["Records"]:
-                break
-            it = resp.get("NextShardIterator")
-        per_shard[shard] = records
+        per_shard[shard] = read_shard(streams, it)
     return per_shard
 
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "changelog/keys.h"
 #include "changelog/stream_record.h"
 #include "changelog/ttl_index.h"
 #include "engine/partitioned/partitioned_store.h"
@@ -39,13 +40,7 @@ std::shared_ptr<const TableDescription> Table() {
   return t;
 }
 
-std::string PartitionOf(const std::string& pk) {
-  std::string id;
-  AttributeValue v = AttributeValue::S(pk);
-  AppendBigEndian64(PartitionHash(v), id);
-  AppendKeyComponent(v, id);
-  return id;
-}
+std::string PartitionOf(const std::string& pk) { return table::PartitionIdOf(AttributeValue::S(pk)); }
 
 // One operation of the workload: the item `pk` becomes `item` (nullopt: deleted).
 struct Op {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "changelog/change_applier.h"
+#include "changelog/keys.h"
 #include "changelog/stream_record.h"
 #include "engine/partitioned/partitioned_store.h"
 #include "model/item_codec.h"
@@ -32,13 +33,7 @@ std::shared_ptr<const TableDescription> Table() {
   return t;
 }
 
-std::string PartitionOf(const std::string& pk) {
-  std::string id;
-  AttributeValue v = AttributeValue::S(pk);
-  AppendBigEndian64(PartitionHash(v), id);
-  AppendKeyComponent(v, id);
-  return id;
-}
+std::string PartitionOf(const std::string& pk) { return table::PartitionIdOf(AttributeValue::S(pk)); }
 
 Item Make(const std::string& pk, int v) {
   return {{"pk", AttributeValue::S(pk)}, {"v", AttributeValue::N(Number::FromInt(v))}};

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "changelog/keys.h"
 #include "changelog/stream_append.h"
 
 #include "engine/memory/memory_engine.h"
@@ -33,14 +34,7 @@ TableDescription StreamTable() {
   return t;
 }
 
-// An item partition id as the table layer builds it: [hash u64][component].
-std::string PartitionOf(const std::string& pk) {
-  std::string id;
-  AttributeValue v = AttributeValue::S(pk);
-  AppendBigEndian64(PartitionHash(v), id);
-  AppendKeyComponent(v, id);
-  return id;
-}
+std::string PartitionOf(const std::string& pk) { return PartitionIdOf(AttributeValue::S(pk)); }
 
 constexpr uint32_t kTableSpace = 76;
 
